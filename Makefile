@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rocect: RoCEv2 connection tracking for Linux netfilter.
+#
+#   make               the module for $(KVER) and the userspace programs
+#   make KVER=<ver>    the same for a chosen installed kernel
+#   make modules       the module for every installed Debian kernel
+#   make check         lint, unit tests, oracles, fuzz smoke, guest kselftests
+#   make demo          the main demonstration, in a QEMU guest
+#   make lint | unit | oracles | fuzz | vmtest | deps | clean
+#
+# The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
+
+SHELL := /bin/bash
+TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+BUILD ?= $(TOP)/build
+
+# Installed kernels with both an image and headers, oldest first.
+KVERS := $(shell $(TOP)/scripts/kernels.sh)
+KVER ?= $(lastword $(KVERS))
+KO = $(BUILD)/kmod/$(1)/nf_conntrack_roce.ko
+
+CC ?= gcc
+CLANG ?= clang
+USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror \
+	-I$(TOP)/kernel -I$(TOP)/uapi
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
+WIRE_SRCS := $(addprefix $(TOP)/kernel/,wire.c icrc.c cnp.c)
+WIRE_HDRS := $(addprefix $(TOP)/kernel/,wire.h wire_compat.h)
+KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
+	$(wildcard $(TOP)/uapi/linux/*.h) $(TOP)/Kbuild
+
+FUZZ_SECONDS ?= 60
+
+.PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
+	demo clean FORCE
+
+all: module tools
+
+module: $(call KO,$(KVER))
+
+modules: $(foreach v,$(KVERS),$(call KO,$(v)))
+
+# One object tree per kernel, made of symlinks to the sources, so several
+# kernels can be built side by side.
+$(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
+	@test -d /lib/modules/$*/build || \
+		{ echo "no headers for kernel $* (make deps)"; exit 1; }
+	@mkdir -p $(@D)
+	@cp -rsf $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(@D)/
+	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
+
+tools: $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump
+
+$(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) \
+		$(TOP)/selftests/wire/wire_test.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@
+
+$(BUILD)/bin/roce-wiredump: $(WIRE_SRCS) $(WIRE_HDRS) \
+		$(TOP)/selftests/wire/wiredump.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(filter %.c,$^) -lz -o $@
+
+$(BUILD)/bin/make_seeds: $(WIRE_SRCS) $(WIRE_HDRS) \
+		$(TOP)/selftests/wire/make_seeds.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(filter %.c,$^) -lz -o $@
+
+$(BUILD)/bin/fuzz_parse: $(WIRE_SRCS) $(WIRE_HDRS) \
+		$(TOP)/selftests/wire/fuzz_parse.c
+	@mkdir -p $(@D)
+	$(CLANG) -g -O1 -Wall -Werror -I$(TOP)/kernel \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(filter %.c,$^) -lz -o $@
+
+deps:
+	$(TOP)/scripts/deps.sh
+
+unit: $(BUILD)/bin/wire_test
+	$(BUILD)/bin/wire_test
+
+oracles: $(BUILD)/bin/roce-wiredump
+	BUILD=$(BUILD) $(TOP)/selftests/wire/run_oracles.sh
+
+fuzz: $(BUILD)/bin/fuzz_parse $(BUILD)/bin/make_seeds
+	BUILD=$(BUILD) $(TOP)/selftests/wire/run_fuzz.sh $(FUZZ_SECONDS)
+
+lint: modules
+	BUILD=$(BUILD) $(TOP)/scripts/lint.sh $(KVERS)
+
+vmtest: modules
+	BUILD=$(BUILD) $(TOP)/selftests/run_vm_tests.sh $(KVERS)
+
+check:
+	@$(TOP)/scripts/deps.sh
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) $(TOP)/scripts/check.sh
+
+demo:
+	@$(TOP)/scripts/deps.sh
+	@$(MAKE) -s modules
+	@BUILD=$(BUILD) $(TOP)/scripts/demo.sh $(KVER)
+
+clean:
+	rm -rf $(BUILD)

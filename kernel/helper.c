@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The conntrack helper "roce": called for every packet of a UDP conntrack
+ * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers and counts
+ * what it saw.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/nf_conntrack_helper.h>
+
+#include "helper.h"
+#include "stats.h"
+#include "wire.h"
+
+/*
+ * Bytes copied for parsing: enough for an IPv4 header with options, UDP,
+ * BTH, DETH, a whole MAD and the ICRC. Data payloads beyond this are never
+ * needed; IPv6 packets whose extension headers push the MAD past it are
+ * counted as "capture".
+ */
+#define CAPTURE_LEN	384
+
+static struct nf_conntrack_helper helpers[ROCECT_MAX_PORTS * 2];
+static unsigned int nr_helpers;
+
+static const struct nf_conntrack_expect_policy expect_policy = {
+	.max_expected	= 255,
+	.timeout	= 300,
+};
+
+static int roce_help(struct sk_buff *skb, unsigned int protoff,
+		     struct nf_conn *ct, enum ip_conntrack_info ctinfo)
+{
+	unsigned int nhoff = skb_network_offset(skb);
+	u32 pktlen = skb->len - nhoff;
+	u32 caplen = min_t(u32, pktlen, CAPTURE_LEN);
+	struct roce_pkt pkt;
+	bool icrc_bad = false;
+	u8 buf[CAPTURE_LEN];
+	const u8 *ip;
+
+	ip = skb_header_pointer(skb, nhoff, caplen, buf);
+	if (!ip)
+		return NF_ACCEPT;
+
+	roce_parse(ip, caplen, pktlen, &pkt);
+	/* A MAD fits the capture whole, so its ICRC can always be checked. */
+	if (pkt.class == ROCE_CLASS_CM)
+		icrc_bad = !roce_icrc_verify(ip, pkt.l4_off, pkt.len);
+	rocect_stats_count(nf_ct_net(ct), &pkt, icrc_bad);
+	return NF_ACCEPT;
+}
+
+/**
+ * rocect_helper_init() - register helper "roce" for IPv4 and IPv6
+ * @ports: UDP ports to register it on; the first is named "roce", others
+ *	"roce-<port>"
+ * @nports: number of @ports, 1 to %ROCECT_MAX_PORTS
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_helper_init(const unsigned short *ports, unsigned int nports)
+{
+	char name[NF_CT_HELPER_NAME_LEN];
+	unsigned int i;
+	int err;
+
+	if (nports < 1 || nports > ROCECT_MAX_PORTS)
+		return -EINVAL;
+	for (i = 0; i < nports; i++) {
+		if (!ports[i]) {
+			pr_err("ports: 0 is not a UDP port\n");
+			return -EINVAL;
+		}
+		if (i == 0)
+			strscpy(name, ROCECT_HELPER_NAME, sizeof(name));
+		else
+			snprintf(name, sizeof(name), ROCECT_HELPER_NAME "-%u",
+				 ports[i]);
+		nf_ct_helper_init(&helpers[2 * i], AF_INET, IPPROTO_UDP, name,
+				  ROCE_UDP_PORT, ports[i], ports[i],
+				  &expect_policy, 0, roce_help, NULL,
+				  THIS_MODULE);
+		nf_ct_helper_init(&helpers[2 * i + 1], AF_INET6, IPPROTO_UDP,
+				  name, ROCE_UDP_PORT, ports[i], ports[i],
+				  &expect_policy, 0, roce_help, NULL,
+				  THIS_MODULE);
+	}
+	err = nf_conntrack_helpers_register(helpers, 2 * nports);
+	if (err) {
+		pr_err("failed to register helpers: %d\n", err);
+		return err;
+	}
+	nr_helpers = 2 * nports;
+	return 0;
+}
+
+/**
+ * rocect_helper_exit() - unregister the helpers
+ */
+void rocect_helper_exit(void)
+{
+	nf_conntrack_helpers_unregister(helpers, nr_helpers);
+}

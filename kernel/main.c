@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf_conntrack_roce: RoCEv2 connection tracking. This file only orders
+ * initialisation and its unwinding.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/netfilter/nf_conntrack_helper.h>
+
+#include "helper.h"
+#include "stats.h"
+
+static unsigned short ports[ROCECT_MAX_PORTS] = { ROCE_UDP_PORT };
+static unsigned int ports_c;
+module_param_array(ports, ushort, &ports_c, 0400);
+MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
+
+static int __init rocect_init(void)
+{
+	int err;
+
+	err = rocect_stats_init();
+	if (err)
+		return err;
+	err = rocect_helper_init(ports, ports_c ?: 1);
+	if (err)
+		goto err_stats;
+	return 0;
+
+err_stats:
+	rocect_stats_exit();
+	return err;
+}
+
+static void __exit rocect_exit(void)
+{
+	rocect_helper_exit();
+	rocect_stats_exit();
+}
+
+module_init(rocect_init);
+module_exit(rocect_exit);
+
+MODULE_DESCRIPTION("RoCEv2 connection tracking helper");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("ip_conntrack_roce");
+MODULE_ALIAS_NFCT_HELPER(ROCECT_HELPER_NAME);

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded RoCEv2 parser: IP (v4 with options, v6 with walkable extension
+ * headers), UDP, BTH, extension headers by opcode, DETH, MAD and every CM
+ * attribute. Every read is checked against the IP length, the UDP length
+ * and the captured buffer; a packet that lies about a length is classified
+ * malformed with a reason and never read past its end.
+ */
+#include "wire.h"
+
+/* Transport headers that may follow the BTH, by size. */
+enum ext_hdr_len {
+	RDETH_LEN	= 4,
+	XRCETH_LEN	= 4,
+	RETH_LEN	= 16,
+	AETH_LEN	= 4,
+	ATOMICETH_LEN	= 28,
+	ATOMICACKETH_LEN = 8,
+	IMMDT_LEN	= 4,
+	IETH_LEN	= 4,
+	FETH_LEN	= 4,
+};
+
+enum op_flags {
+	OP_VALID	= 1 << 0,
+	OP_RESPONSE	= 1 << 1,	/* responder to requester: no DETH/XRCETH */
+	OP_RETH		= 1 << 2,
+	OP_AETH		= 1 << 3,
+	OP_ATOMICETH	= 1 << 4,
+	OP_ATOMICACK	= 1 << 5,
+	OP_IMMDT	= 1 << 6,
+	OP_IETH		= 1 << 7,
+	OP_FETH		= 1 << 8,
+};
+
+/* Headers of each operation, indexed by the low five opcode bits. */
+static const u16 op_table[32] = {
+	[0x00] = OP_VALID,				/* SEND_FIRST */
+	[0x01] = OP_VALID,				/* SEND_MIDDLE */
+	[0x02] = OP_VALID,				/* SEND_LAST */
+	[0x03] = OP_VALID | OP_IMMDT,			/* SEND_LAST_IMM */
+	[0x04] = OP_VALID,				/* SEND_ONLY */
+	[0x05] = OP_VALID | OP_IMMDT,			/* SEND_ONLY_IMM */
+	[0x06] = OP_VALID | OP_RETH,			/* WRITE_FIRST */
+	[0x07] = OP_VALID,				/* WRITE_MIDDLE */
+	[0x08] = OP_VALID,				/* WRITE_LAST */
+	[0x09] = OP_VALID | OP_IMMDT,			/* WRITE_LAST_IMM */
+	[0x0a] = OP_VALID | OP_RETH,			/* WRITE_ONLY */
+	[0x0b] = OP_VALID | OP_RETH | OP_IMMDT,		/* WRITE_ONLY_IMM */
+	[0x0c] = OP_VALID | OP_RETH,			/* READ_REQUEST */
+	[0x0d] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_FIRST */
+	[0x0e] = OP_VALID | OP_RESPONSE,		/* READ_RESPONSE_MIDDLE */
+	[0x0f] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_LAST */
+	[0x10] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_ONLY */
+	[0x11] = OP_VALID | OP_RESPONSE | OP_AETH,	/* ACKNOWLEDGE */
+	[0x12] = OP_VALID | OP_RESPONSE | OP_AETH | OP_ATOMICACK,
+	[0x13] = OP_VALID | OP_ATOMICETH,		/* COMPARE_SWAP */
+	[0x14] = OP_VALID | OP_ATOMICETH,		/* FETCH_ADD */
+	[0x16] = OP_VALID | OP_IETH,			/* SEND_LAST_INV */
+	[0x17] = OP_VALID | OP_IETH,			/* SEND_ONLY_INV */
+	[0x1c] = OP_VALID | OP_FETH | OP_RETH,		/* FLUSH */
+	[0x1d] = OP_VALID | OP_RETH,			/* ATOMIC_WRITE */
+};
+
+/* Which low opcodes each transport defines (bit n = opcode n). */
+enum transport_ops {
+	RC_OPS	= 0x301fffff | 1 << 0x16 | 1 << 0x17,
+	UC_OPS	= 0x00000fff,
+	RD_OPS	= 0x001fffff,
+	UD_OPS	= 1 << 0x04 | 1 << 0x05,
+	XRC_OPS	= 0x001fffff | 1 << 0x16 | 1 << 0x17,
+};
+
+static const char * const class_names[ROCE_CLASS_MAX] = {
+	[ROCE_CLASS_MALFORMED]		= "malformed",
+	[ROCE_CLASS_CM]			= "cm",
+	[ROCE_CLASS_GSI_OTHER]		= "gsi-other",
+	[ROCE_CLASS_RC]			= "rc",
+	[ROCE_CLASS_UC]			= "uc",
+	[ROCE_CLASS_RD]			= "rd",
+	[ROCE_CLASS_UD]			= "ud",
+	[ROCE_CLASS_XRC]		= "xrc",
+	[ROCE_CLASS_CNP]		= "cnp",
+	[ROCE_CLASS_UNKNOWN_OPCODE]	= "unknown-opcode",
+};
+
+static const char * const malformed_names[ROCE_MAL_MAX] = {
+	[ROCE_MAL_NONE]			= "none",
+	[ROCE_MAL_CAPTURE]		= "capture",
+	[ROCE_MAL_IP_TRUNCATED]		= "ip-truncated",
+	[ROCE_MAL_IP_VERSION]		= "ip-version",
+	[ROCE_MAL_IP_HEADER_LEN]	= "ip-header-len",
+	[ROCE_MAL_IP_TOTAL_LEN]		= "ip-total-len",
+	[ROCE_MAL_IP_FRAGMENT]		= "ip-fragment",
+	[ROCE_MAL_IPV6_EXTHDR]		= "ipv6-exthdr",
+	[ROCE_MAL_NOT_UDP]		= "not-udp",
+	[ROCE_MAL_UDP_LEN]		= "udp-len",
+	[ROCE_MAL_BTH_TRUNCATED]	= "bth-truncated",
+	[ROCE_MAL_BTH_VERSION]		= "bth-version",
+	[ROCE_MAL_EXT_TRUNCATED]	= "ext-truncated",
+	[ROCE_MAL_MAD_TRUNCATED]	= "mad-truncated",
+	[ROCE_MAL_MAD_VERSION]		= "mad-version",
+	[ROCE_MAL_CNP_LEN]		= "cnp-len",
+};
+
+static const char * const cm_kind_names[ROCE_CM_KIND_MAX] = {
+	[ROCE_CM_KIND_REQ]	= "req",
+	[ROCE_CM_KIND_MRA]	= "mra",
+	[ROCE_CM_KIND_REJ]	= "rej",
+	[ROCE_CM_KIND_REP]	= "rep",
+	[ROCE_CM_KIND_RTU]	= "rtu",
+	[ROCE_CM_KIND_DREQ]	= "dreq",
+	[ROCE_CM_KIND_DREP]	= "drep",
+	[ROCE_CM_KIND_SIDR_REQ]	= "sidr-req",
+	[ROCE_CM_KIND_SIDR_REP]	= "sidr-rep",
+	[ROCE_CM_KIND_LAP]	= "lap",
+	[ROCE_CM_KIND_APR]	= "apr",
+	[ROCE_CM_KIND_OTHER]	= "other",
+};
+
+/**
+ * roce_class_name() - short lower-case name of a packet class
+ * @class: the class
+ *
+ * Return: a static string, "?" for an out-of-range value.
+ */
+const char *roce_class_name(enum roce_class class)
+{
+	return (unsigned int)class < ROCE_CLASS_MAX ? class_names[class] : "?";
+}
+
+/**
+ * roce_malformed_name() - short lower-case name of a malformed reason
+ * @reason: the reason
+ *
+ * Return: a static string, "?" for an out-of-range value.
+ */
+const char *roce_malformed_name(enum roce_malformed reason)
+{
+	return (unsigned int)reason < ROCE_MAL_MAX ?
+		malformed_names[reason] : "?";
+}
+
+/**
+ * roce_cm_kind_name() - short lower-case name of a CM attribute kind
+ * @kind: the kind
+ *
+ * Return: a static string, "?" for an out-of-range value.
+ */
+const char *roce_cm_kind_name(enum roce_cm_kind kind)
+{
+	return (unsigned int)kind < ROCE_CM_KIND_MAX ?
+		cm_kind_names[kind] : "?";
+}
+
+/**
+ * roce_cm_kind() - dense index of a CM attribute ID
+ * @attr_id: attribute ID from the MAD header
+ *
+ * Return: the kind, %ROCE_CM_KIND_OTHER for attributes not listed.
+ */
+enum roce_cm_kind roce_cm_kind(u16 attr_id)
+{
+	if (attr_id >= ROCE_CM_REQ && attr_id <= ROCE_CM_APR)
+		return (enum roce_cm_kind)(attr_id - ROCE_CM_REQ);
+	return ROCE_CM_KIND_OTHER;
+}
+
+/**
+ * roce_service_id_is_rdma_cm() - is this an RDMA CM (IP-addressed) service ID?
+ * @service_id: the IB service ID
+ *
+ * Return: true for 0x00000000_01PP_pppp.
+ */
+bool roce_service_id_is_rdma_cm(u64 service_id)
+{
+	return (service_id >> 24) == 0x01;
+}
+
+static enum roce_class malformed(struct roce_pkt *pkt,
+				 enum roce_malformed reason)
+{
+	pkt->malformed = reason;
+	pkt->class = ROCE_CLASS_MALFORMED;
+	return ROCE_CLASS_MALFORMED;
+}
+
+static u32 get_be24(const u8 *p)
+{
+	return get_unaligned_be32(p) >> 8;
+}
+
+/* RDMA CM header: version, IP version, port, source and destination. */
+static void parse_cma_hdr(const u8 *p, u64 service_id,
+			  struct roce_cma_hdr *cma)
+{
+	u8 ipv = p[1] >> 4;
+
+	if (!roce_service_id_is_rdma_cm(service_id) || p[0] != 0 ||
+	    (ipv != 4 && ipv != 6))
+		return;
+	cma->valid = true;
+	cma->ip_version = ipv;
+	cma->src_port = get_unaligned_be16(p + 2);
+	if (ipv == 4) {
+		memcpy(cma->src, p + 4 + 12, 4);
+		memcpy(cma->dst, p + 20 + 12, 4);
+	} else {
+		memcpy(cma->src, p + 4, 16);
+		memcpy(cma->dst, p + 20, 16);
+	}
+}
+
+/* CM data (the 232 bytes after the MAD header) into @cm. */
+static void parse_cm_data(const u8 *d, struct roce_cm *cm)
+{
+	cm->local_comm_id = get_unaligned_be32(d);
+	cm->remote_comm_id = get_unaligned_be32(d + 4);
+
+	switch (cm->attr_id) {
+	case ROCE_CM_REQ:
+		cm->remote_comm_id = 0;
+		cm->service_id = get_unaligned_be64(d + 8);
+		cm->qkey = get_unaligned_be32(d + 28);
+		cm->qpn = get_be24(d + 32);
+		cm->transport = (d[43] >> 1) & 0x3;
+		cm->starting_psn = get_be24(d + 44);
+		cm->pkey = get_unaligned_be16(d + 48);
+		memcpy(cm->local_gid, d + 56, 16);
+		memcpy(cm->remote_gid, d + 72, 16);
+		parse_cma_hdr(d + 140, cm->service_id, &cm->cma);
+		break;
+	case ROCE_CM_REP:
+		cm->qkey = get_unaligned_be32(d + 8);
+		cm->qpn = get_be24(d + 12);
+		cm->starting_psn = get_be24(d + 20);
+		break;
+	case ROCE_CM_REJ:
+		cm->msg_target = d[8] >> 6;
+		cm->reject_reason = get_unaligned_be16(d + 10);
+		break;
+	case ROCE_CM_MRA:
+		cm->msg_target = d[8] >> 6;
+		break;
+	case ROCE_CM_DREQ:
+		cm->qpn = get_be24(d + 8);
+		break;
+	case ROCE_CM_LAP:
+		cm->qpn = get_be24(d + 12);
+		break;
+	case ROCE_CM_APR:
+		cm->ap_status = d[9];
+		break;
+	case ROCE_CM_SIDR_REQ:
+		cm->remote_comm_id = 0;
+		cm->pkey = get_unaligned_be16(d + 4);
+		cm->service_id = get_unaligned_be64(d + 8);
+		parse_cma_hdr(d + 16, cm->service_id, &cm->cma);
+		break;
+	case ROCE_CM_SIDR_REP:
+		cm->remote_comm_id = 0;
+		cm->sidr_status = d[4];
+		cm->qpn = get_be24(d + 8);
+		cm->service_id = get_unaligned_be64(d + 12);
+		cm->qkey = get_unaligned_be32(d + 20);
+		break;
+	default:	/* RTU, DREP and others carry only the comm IDs */
+		break;
+	}
+}
+
+/* A UD packet to QP1: a MAD, which may be a CM message. */
+static enum roce_class parse_gsi(const u8 *ip, u32 caplen,
+				 struct roce_pkt *pkt)
+{
+	const u8 *mad = ip + pkt->payload_off;
+	struct roce_cm *cm = &pkt->cm;
+
+	if (pkt->payload_len < ROCE_MAD_LEN)
+		return malformed(pkt, ROCE_MAL_MAD_TRUNCATED);
+	if (caplen < pkt->payload_off + ROCE_MAD_LEN)
+		return malformed(pkt, ROCE_MAL_CAPTURE);
+	if (mad[0] != 1)	/* BaseVersion */
+		return malformed(pkt, ROCE_MAL_MAD_VERSION);
+	if (mad[1] != 0x07) {	/* MgmtClass: not communication management */
+		pkt->class = ROCE_CLASS_GSI_OTHER;
+		return pkt->class;
+	}
+	if (mad[2] != 2)	/* CM ClassVersion */
+		return malformed(pkt, ROCE_MAL_MAD_VERSION);
+
+	cm->method = mad[3];
+	cm->status = get_unaligned_be16(mad + 4);
+	cm->tid = get_unaligned_be64(mad + 8);
+	cm->attr_id = get_unaligned_be16(mad + 16);
+	cm->kind = roce_cm_kind(cm->attr_id);
+	parse_cm_data(mad + ROCE_MAD_HDR_LEN, cm);
+	pkt->class = ROCE_CLASS_CM;
+	return pkt->class;
+}
+
+/*
+ * Bytes of transport headers after the BTH, or -1 for an unknown opcode.
+ * *@deth_off is the DETH's offset from the BTH, 0 when there is none.
+ */
+static int ext_hdr_len(u8 opcode, enum roce_class *class, u32 *deth_off)
+{
+	static const struct {
+		enum roce_class class;
+		u32 ops;
+	} transports[8] = {
+		{ ROCE_CLASS_RC, RC_OPS },
+		{ ROCE_CLASS_UC, UC_OPS },
+		{ ROCE_CLASS_RD, RD_OPS },
+		{ ROCE_CLASS_UD, UD_OPS },
+		{ ROCE_CLASS_CNP, 1 << (ROCE_OP_CNP & 0x1f) },
+		{ ROCE_CLASS_XRC, XRC_OPS },
+		{ ROCE_CLASS_UNKNOWN_OPCODE, 0 },	/* vendor specific */
+		{ ROCE_CLASS_UNKNOWN_OPCODE, 0 },
+	};
+	unsigned int op = opcode & 0x1f;
+	u16 f = op_table[op];
+	int len = 0;
+
+	*class = transports[opcode >> 5].class;
+	*deth_off = 0;
+	if (!(transports[opcode >> 5].ops & (1u << op))) {
+		*class = ROCE_CLASS_UNKNOWN_OPCODE;
+		return -1;
+	}
+	if (*class == ROCE_CLASS_CNP)
+		return 0;
+	if (*class == ROCE_CLASS_RD) {
+		len += RDETH_LEN;
+		if (!(f & OP_RESPONSE)) {
+			*deth_off = ROCE_BTH_LEN + RDETH_LEN;
+			len += ROCE_DETH_LEN;
+		}
+	}
+	if (*class == ROCE_CLASS_UD) {
+		*deth_off = ROCE_BTH_LEN;
+		len += ROCE_DETH_LEN;
+	}
+	if (*class == ROCE_CLASS_XRC && !(f & OP_RESPONSE))
+		len += XRCETH_LEN;
+	len += f & OP_FETH ? FETH_LEN : 0;
+	len += f & OP_RETH ? RETH_LEN : 0;
+	len += f & OP_ATOMICETH ? ATOMICETH_LEN : 0;
+	len += f & OP_AETH ? AETH_LEN : 0;
+	len += f & OP_ATOMICACK ? ATOMICACKETH_LEN : 0;
+	len += f & OP_IMMDT ? IMMDT_LEN : 0;
+	len += f & OP_IETH ? IETH_LEN : 0;
+	return len;
+}
+
+static void parse_bth(const u8 *b, struct roce_bth *bth)
+{
+	bth->opcode = b[0];
+	bth->solicited = b[1] & 0x80;
+	bth->mig_req = b[1] & 0x40;
+	bth->pad_count = (b[1] >> 4) & 0x3;
+	bth->tver = b[1] & 0xf;
+	bth->pkey = get_unaligned_be16(b + 2);
+	bth->fecn = b[4] & ROCE_BTH_FECN;
+	bth->becn = b[4] & ROCE_BTH_BECN;
+	bth->dest_qp = get_be24(b + 5);
+	bth->ack_req = b[8] & 0x80;
+	bth->psn = get_be24(b + 9);
+}
+
+/**
+ * roce_parse_l4() - parse a RoCEv2 packet from its UDP header on
+ * @ip: the packet, from its IP header
+ * @caplen: bytes readable at @ip
+ * @l4_off: offset of the UDP header
+ * @ip_end: end of the IP packet (its length as the IP header states it)
+ * @pkt: filled in; the IP fields are left as the caller set them
+ *
+ * Return: the packet's class, also stored in @pkt->class.
+ */
+enum roce_class roce_parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
+			      u32 ip_end, struct roce_pkt *pkt)
+{
+	u32 roce_off = l4_off + 8, roce_len, tail, deth_off;
+	const u8 *udp = ip + l4_off;
+	int ext;
+	u16 ulen;
+
+	pkt->l4_off = l4_off;
+	pkt->len = ip_end;
+	if (l4_off + 8 > ip_end)
+		return malformed(pkt, ROCE_MAL_UDP_LEN);
+	if (caplen < roce_off)
+		return malformed(pkt, ROCE_MAL_CAPTURE);
+	pkt->sport = get_unaligned_be16(udp);
+	pkt->dport = get_unaligned_be16(udp + 2);
+	ulen = get_unaligned_be16(udp + 4);
+	if (ulen < 8 || l4_off + ulen != ip_end)
+		return malformed(pkt, ROCE_MAL_UDP_LEN);
+
+	roce_len = ulen - 8;
+	if (roce_len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return malformed(pkt, ROCE_MAL_BTH_TRUNCATED);
+	if (caplen < roce_off + ROCE_BTH_LEN)
+		return malformed(pkt, ROCE_MAL_CAPTURE);
+	parse_bth(ip + roce_off, &pkt->bth);
+	if (pkt->bth.tver != 0)
+		return malformed(pkt, ROCE_MAL_BTH_VERSION);
+
+	ext = ext_hdr_len(pkt->bth.opcode, &pkt->class, &deth_off);
+	if (ext < 0) {
+		/* Unknown layout: everything after the BTH is payload. */
+		pkt->payload_off = roce_off + ROCE_BTH_LEN;
+		pkt->payload_len = roce_len - ROCE_BTH_LEN - ROCE_ICRC_LEN;
+		return pkt->class;
+	}
+	tail = ROCE_BTH_LEN + ext + pkt->bth.pad_count + ROCE_ICRC_LEN;
+	if (tail > roce_len)
+		return malformed(pkt, ROCE_MAL_EXT_TRUNCATED);
+	pkt->payload_off = roce_off + ROCE_BTH_LEN + ext;
+	pkt->payload_len = roce_len - tail;
+
+	if (deth_off) {
+		const u8 *deth = ip + roce_off + deth_off;
+
+		if (caplen < roce_off + deth_off + ROCE_DETH_LEN)
+			return malformed(pkt, ROCE_MAL_CAPTURE);
+		pkt->has_deth = true;
+		pkt->deth_qkey = get_unaligned_be32(deth);
+		pkt->deth_src_qp = get_be24(deth + 5);
+	}
+
+	if (pkt->class == ROCE_CLASS_CNP &&
+	    pkt->payload_len + pkt->bth.pad_count != ROCE_CNP_PAYLOAD_LEN)
+		return malformed(pkt, ROCE_MAL_CNP_LEN);
+	if (pkt->class == ROCE_CLASS_UD && pkt->bth.dest_qp == ROCE_GSI_QPN)
+		return parse_gsi(ip, caplen, pkt);
+	return pkt->class;
+}
+
+static bool ipv6_walkable(u8 nexthdr)
+{
+	/* Hop-by-hop, routing and destination options share one layout. */
+	return nexthdr == 0 || nexthdr == 43 || nexthdr == 60;
+}
+
+static enum roce_class parse_ipv6(const u8 *ip, u32 caplen, u32 pktlen,
+				  struct roce_pkt *pkt)
+{
+	u32 word = get_unaligned_be32(ip), off = 40, end;
+	u8 nexthdr = ip[6];
+	int n;
+
+	pkt->tos = (word >> 20) & 0xff;
+	pkt->flow_label = word & 0xfffff;
+	pkt->ttl = ip[7];
+	memcpy(pkt->saddr, ip + 8, 16);
+	memcpy(pkt->daddr, ip + 24, 16);
+	end = 40 + get_unaligned_be16(ip + 4);
+	/* A zero payload length (jumbogram) is not RoCE either. */
+	if (end == 40 || end > pktlen)
+		return malformed(pkt, ROCE_MAL_IP_TOTAL_LEN);
+
+	for (n = 0; ipv6_walkable(nexthdr); n++) {
+		if (n == ROCE_IPV6_MAX_EXTHDRS || off + 8 > end)
+			return malformed(pkt, ROCE_MAL_IPV6_EXTHDR);
+		if (caplen < off + 2)
+			return malformed(pkt, ROCE_MAL_CAPTURE);
+		nexthdr = ip[off];
+		off += (ip[off + 1] + 1) * 8;
+		if (off > end)
+			return malformed(pkt, ROCE_MAL_IPV6_EXTHDR);
+	}
+	if (nexthdr == 44)
+		return malformed(pkt, ROCE_MAL_IP_FRAGMENT);
+	if (nexthdr == 50 || nexthdr == 51)	/* ESP, AH */
+		return malformed(pkt, ROCE_MAL_IPV6_EXTHDR);
+	if (nexthdr != 17)
+		return malformed(pkt, ROCE_MAL_NOT_UDP);
+	return roce_parse_l4(ip, caplen, off, end, pkt);
+}
+
+static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
+				  struct roce_pkt *pkt)
+{
+	u32 ihl = (ip[0] & 0xf) * 4, end = get_unaligned_be16(ip + 2);
+
+	pkt->tos = ip[1];
+	pkt->ttl = ip[8];
+	memcpy(pkt->saddr, ip + 12, 4);
+	memcpy(pkt->daddr, ip + 16, 4);
+	if (ihl < 20 || ihl > end)
+		return malformed(pkt, ROCE_MAL_IP_HEADER_LEN);
+	if (end > pktlen)
+		return malformed(pkt, ROCE_MAL_IP_TOTAL_LEN);
+	if (caplen < ihl)
+		return malformed(pkt, ROCE_MAL_CAPTURE);
+	if (get_unaligned_be16(ip + 6) & 0x3fff)	/* MF or offset */
+		return malformed(pkt, ROCE_MAL_IP_FRAGMENT);
+	if (ip[9] != 17)
+		return malformed(pkt, ROCE_MAL_NOT_UDP);
+	return roce_parse_l4(ip, caplen, ihl, end, pkt);
+}
+
+/**
+ * roce_parse() - parse and classify a RoCEv2 packet
+ * @ip: the packet, from its IP header
+ * @caplen: bytes readable at @ip (may be less than @pktlen: data payloads
+ *	need not be captured, but every header and a whole MAD must be)
+ * @pktlen: bytes the packet really has from the IP header on
+ * @pkt: the result; zeroed first
+ *
+ * Return: the packet's class, also stored in @pkt->class. For
+ * %ROCE_CLASS_MALFORMED, @pkt->malformed says why and only the fields
+ * parsed before the fault are set.
+ */
+enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
+			   struct roce_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	if (caplen > pktlen)
+		caplen = pktlen;
+	if (pktlen < 1)
+		return malformed(pkt, ROCE_MAL_IP_TRUNCATED);
+	if (caplen < 1)
+		return malformed(pkt, ROCE_MAL_CAPTURE);
+
+	pkt->family = ip[0] >> 4;
+	switch (pkt->family) {
+	case 4:
+		if (pktlen < 20)
+			return malformed(pkt, ROCE_MAL_IP_TRUNCATED);
+		if (caplen < 20)
+			return malformed(pkt, ROCE_MAL_CAPTURE);
+		return parse_ipv4(ip, caplen, pktlen, pkt);
+	case 6:
+		if (pktlen < 40)
+			return malformed(pkt, ROCE_MAL_IP_TRUNCATED);
+		if (caplen < 40)
+			return malformed(pkt, ROCE_MAL_CAPTURE);
+		return parse_ipv6(ip, caplen, pktlen, pkt);
+	default:
+		return malformed(pkt, ROCE_MAL_IP_VERSION);
+	}
+}

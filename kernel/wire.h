@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RoCEv2 wire format: bounded parsing of IP/UDP/BTH/DETH and of the IB CM
+ * MADs that RDMA CM sends on QP1, ICRC and the CNP layout.
+ *
+ * Pure protocol code: no kernel-only API (see wire_compat.h), so the same
+ * files build into nf_conntrack_roce.ko and into the userspace unit tests,
+ * fuzzers and benchmarks. Nothing here allocates, locks or sleeps.
+ *
+ * Addresses are 16 bytes; an IPv4 address occupies the first four (the
+ * layout of the kernel's union nf_inet_addr) and the rest is zero.
+ */
+#ifndef _ROCECT_WIRE_H
+#define _ROCECT_WIRE_H
+
+#include "wire_compat.h"
+
+enum roce_wire_const {
+	ROCE_UDP_PORT		= 4791,
+	ROCE_BTH_LEN		= 12,
+	ROCE_DETH_LEN		= 8,
+	ROCE_ICRC_LEN		= 4,
+	ROCE_MAD_LEN		= 256,
+	ROCE_MAD_HDR_LEN	= 24,
+	ROCE_CM_DATA_LEN	= ROCE_MAD_LEN - ROCE_MAD_HDR_LEN,
+	ROCE_GSI_QPN		= 1,
+	ROCE_QPN_MASK		= 0xffffff,
+	ROCE_CNP_PAYLOAD_LEN	= 16,
+	ROCE_CNP_LEN_V4		= 20 + 8 + ROCE_BTH_LEN + ROCE_CNP_PAYLOAD_LEN +
+				  ROCE_ICRC_LEN,
+	ROCE_CNP_LEN_V6		= 40 + 8 + ROCE_BTH_LEN + ROCE_CNP_PAYLOAD_LEN +
+				  ROCE_ICRC_LEN,
+	/* IPv6 extension headers walked before giving up. */
+	ROCE_IPV6_MAX_EXTHDRS	= 8,
+};
+
+/* BTH opcodes with a special meaning here. */
+enum roce_opcode {
+	ROCE_OP_UD_SEND_ONLY		= 0x64,
+	ROCE_OP_UD_SEND_ONLY_IMM	= 0x65,
+	ROCE_OP_CNP			= 0x81,
+};
+
+/* BTH byte 4 */
+enum roce_bth_bits {
+	ROCE_BTH_FECN	= 0x80,
+	ROCE_BTH_BECN	= 0x40,
+};
+
+/* IP ECN codepoints (low two bits of TOS / traffic class). */
+enum roce_ecn {
+	ROCE_ECN_NOT_ECT = 0,
+	ROCE_ECN_ECT1	 = 1,
+	ROCE_ECN_ECT0	 = 2,
+	ROCE_ECN_CE	 = 3,
+};
+
+/**
+ * enum roce_class - what a RoCEv2 packet is
+ * @ROCE_CLASS_MALFORMED: not a well-formed RoCEv2 packet; see &roce_pkt.malformed
+ * @ROCE_CLASS_CM: a communication-management MAD on QP1 (REQ, REP, ...)
+ * @ROCE_CLASS_GSI_OTHER: a MAD of another management class on QP1
+ * @ROCE_CLASS_RC: reliable-connected data or acknowledgment
+ * @ROCE_CLASS_UC: unreliable-connected data
+ * @ROCE_CLASS_RD: reliable-datagram data or acknowledgment
+ * @ROCE_CLASS_UD: unreliable-datagram data (not to QP1)
+ * @ROCE_CLASS_XRC: extended reliable-connected data or acknowledgment
+ * @ROCE_CLASS_CNP: a congestion notification packet
+ * @ROCE_CLASS_UNKNOWN_OPCODE: a reserved or vendor-specific opcode
+ * @ROCE_CLASS_MAX: number of classes
+ */
+enum roce_class {
+	ROCE_CLASS_MALFORMED,
+	ROCE_CLASS_CM,
+	ROCE_CLASS_GSI_OTHER,
+	ROCE_CLASS_RC,
+	ROCE_CLASS_UC,
+	ROCE_CLASS_RD,
+	ROCE_CLASS_UD,
+	ROCE_CLASS_XRC,
+	ROCE_CLASS_CNP,
+	ROCE_CLASS_UNKNOWN_OPCODE,
+	ROCE_CLASS_MAX
+};
+
+/**
+ * enum roce_malformed - why a packet was classified %ROCE_CLASS_MALFORMED
+ * @ROCE_MAL_NONE: the packet is well formed
+ * @ROCE_MAL_CAPTURE: the caller passed fewer bytes than the headers need
+ * @ROCE_MAL_IP_TRUNCATED: shorter than its IP header
+ * @ROCE_MAL_IP_VERSION: IP version is neither 4 nor 6
+ * @ROCE_MAL_IP_HEADER_LEN: IPv4 header length below 20 bytes or past the packet
+ * @ROCE_MAL_IP_TOTAL_LEN: IP total/payload length exceeds the packet
+ * @ROCE_MAL_IP_FRAGMENT: an IPv4 fragment or an IPv6 fragment header
+ * @ROCE_MAL_IPV6_EXTHDR: an IPv6 extension header that is truncated, not
+ *	walkable (ESP, AH, unknown) or one too many
+ * @ROCE_MAL_NOT_UDP: the transport protocol is not UDP
+ * @ROCE_MAL_UDP_LEN: UDP length disagrees with the IP payload length
+ * @ROCE_MAL_BTH_TRUNCATED: UDP payload shorter than BTH and ICRC
+ * @ROCE_MAL_BTH_VERSION: BTH transport header version is not 0
+ * @ROCE_MAL_EXT_TRUNCATED: the opcode's extension headers and pad do not fit
+ * @ROCE_MAL_MAD_TRUNCATED: a QP1 packet that does not hold a 256-byte MAD
+ * @ROCE_MAL_MAD_VERSION: unsupported MAD base or CM class version
+ * @ROCE_MAL_CNP_LEN: a CNP whose payload is not 16 bytes
+ * @ROCE_MAL_MAX: number of reasons
+ */
+enum roce_malformed {
+	ROCE_MAL_NONE,
+	ROCE_MAL_CAPTURE,
+	ROCE_MAL_IP_TRUNCATED,
+	ROCE_MAL_IP_VERSION,
+	ROCE_MAL_IP_HEADER_LEN,
+	ROCE_MAL_IP_TOTAL_LEN,
+	ROCE_MAL_IP_FRAGMENT,
+	ROCE_MAL_IPV6_EXTHDR,
+	ROCE_MAL_NOT_UDP,
+	ROCE_MAL_UDP_LEN,
+	ROCE_MAL_BTH_TRUNCATED,
+	ROCE_MAL_BTH_VERSION,
+	ROCE_MAL_EXT_TRUNCATED,
+	ROCE_MAL_MAD_TRUNCATED,
+	ROCE_MAL_MAD_VERSION,
+	ROCE_MAL_CNP_LEN,
+	ROCE_MAL_MAX
+};
+
+/* CM attribute IDs (IBTA vol. 1, 12.6). */
+enum roce_cm_attr {
+	ROCE_CM_REQ		= 0x10,
+	ROCE_CM_MRA		= 0x11,
+	ROCE_CM_REJ		= 0x12,
+	ROCE_CM_REP		= 0x13,
+	ROCE_CM_RTU		= 0x14,
+	ROCE_CM_DREQ		= 0x15,
+	ROCE_CM_DREP		= 0x16,
+	ROCE_CM_SIDR_REQ	= 0x17,
+	ROCE_CM_SIDR_REP	= 0x18,
+	ROCE_CM_LAP		= 0x19,
+	ROCE_CM_APR		= 0x1a,
+};
+
+/**
+ * enum roce_cm_kind - dense index of CM attributes, for counters
+ * @ROCE_CM_KIND_REQ: connection request
+ * @ROCE_CM_KIND_MRA: message receipt acknowledgment
+ * @ROCE_CM_KIND_REJ: reject
+ * @ROCE_CM_KIND_REP: reply to request
+ * @ROCE_CM_KIND_RTU: ready to use
+ * @ROCE_CM_KIND_DREQ: disconnect request
+ * @ROCE_CM_KIND_DREP: disconnect reply
+ * @ROCE_CM_KIND_SIDR_REQ: service ID resolution request
+ * @ROCE_CM_KIND_SIDR_REP: service ID resolution reply
+ * @ROCE_CM_KIND_LAP: load alternate path
+ * @ROCE_CM_KIND_APR: alternate path response
+ * @ROCE_CM_KIND_OTHER: any other attribute of the CM class
+ * @ROCE_CM_KIND_MAX: number of kinds
+ */
+enum roce_cm_kind {
+	ROCE_CM_KIND_REQ,
+	ROCE_CM_KIND_MRA,
+	ROCE_CM_KIND_REJ,
+	ROCE_CM_KIND_REP,
+	ROCE_CM_KIND_RTU,
+	ROCE_CM_KIND_DREQ,
+	ROCE_CM_KIND_DREP,
+	ROCE_CM_KIND_SIDR_REQ,
+	ROCE_CM_KIND_SIDR_REP,
+	ROCE_CM_KIND_LAP,
+	ROCE_CM_KIND_APR,
+	ROCE_CM_KIND_OTHER,
+	ROCE_CM_KIND_MAX
+};
+
+/* RDMA CM service IDs: 0x00000000_01PP_pppp (port space PP, port pppp). */
+enum roce_rdma_cm {
+	ROCE_PS_TCP	= 0x06,
+	ROCE_PS_UDP	= 0x11,
+	ROCE_PS_IPOIB	= 0x02,
+	ROCE_PS_IB	= 0x3f,
+};
+
+/**
+ * struct roce_bth - Base Transport Header fields
+ * @opcode: opcode; the top three bits are the transport
+ * @solicited: SE bit
+ * @mig_req: MigReq bit
+ * @pad_count: pad bytes before the ICRC
+ * @tver: transport header version
+ * @pkey: partition key
+ * @fecn: forward ECN bit
+ * @becn: backward ECN bit (set in CNPs)
+ * @dest_qp: destination queue pair number (24 bits)
+ * @ack_req: AckReq bit
+ * @psn: packet sequence number (24 bits)
+ */
+struct roce_bth {
+	u8 opcode;
+	bool solicited;
+	bool mig_req;
+	u8 pad_count;
+	u8 tver;
+	u16 pkey;
+	bool fecn;
+	bool becn;
+	u32 dest_qp;
+	bool ack_req;
+	u32 psn;
+};
+
+/**
+ * struct roce_cma_hdr - RDMA CM private-data header of REQ and SIDR_REQ
+ * @valid: the service ID is an RDMA CM one and the header is well formed
+ * @ip_version: 4 or 6
+ * @src_port: the active side's port
+ * @src: the active side's address
+ * @dst: the passive side's address
+ */
+struct roce_cma_hdr {
+	bool valid;
+	u8 ip_version;
+	u16 src_port;
+	u8 src[16];
+	u8 dst[16];
+};
+
+/**
+ * struct roce_cm - the fields of a CM MAD this project uses
+ * @attr_id: CM attribute ID (&enum roce_cm_attr)
+ * @kind: dense index of @attr_id
+ * @method: MAD method (3 = Send)
+ * @status: MAD status
+ * @tid: MAD transaction ID
+ * @local_comm_id: sender's communication ID (SIDR: request ID)
+ * @remote_comm_id: receiver's communication ID (0 in REQ and SIDR)
+ * @service_id: REQ, SIDR_REQ, SIDR_REP
+ * @qpn: REQ/REP local QPN, DREQ remote QPN, SIDR_REP QPN, LAP remote QPN
+ * @starting_psn: REQ, REP
+ * @qkey: REQ/REP local Q_Key, SIDR_REP Q_Key
+ * @pkey: REQ, SIDR_REQ
+ * @transport: REQ transport service type (0 RC, 1 UC, 3 XRC)
+ * @msg_target: REJ MessageRejected / MRA MessageMRAed (0 REQ, 1 REP, 2 other)
+ * @reject_reason: REJ reason
+ * @sidr_status: SIDR_REP status
+ * @ap_status: APR status
+ * @local_gid: REQ primary local port GID
+ * @remote_gid: REQ primary remote port GID
+ * @cma: RDMA CM header from REQ or SIDR_REQ private data
+ */
+struct roce_cm {
+	u16 attr_id;
+	u8 kind;
+	u8 method;
+	u16 status;
+	u64 tid;
+	u32 local_comm_id;
+	u32 remote_comm_id;
+	u64 service_id;
+	u32 qpn;
+	u32 starting_psn;
+	u32 qkey;
+	u16 pkey;
+	u8 transport;
+	u8 msg_target;
+	u16 reject_reason;
+	u8 sidr_status;
+	u8 ap_status;
+	u8 local_gid[16];
+	u8 remote_gid[16];
+	struct roce_cma_hdr cma;
+};
+
+/**
+ * struct roce_pkt - a parsed RoCEv2 packet
+ * @family: 4 or 6
+ * @tos: IPv4 TOS or IPv6 traffic class (DSCP << 2 | ECN)
+ * @ttl: IPv4 TTL or IPv6 hop limit
+ * @flow_label: IPv6 flow label
+ * @saddr: IP source address
+ * @daddr: IP destination address
+ * @len: IP packet length from the IP header (trailing link padding excluded)
+ * @l4_off: offset of the UDP header from the IP header
+ * @sport: UDP source port
+ * @dport: UDP destination port
+ * @bth: the BTH
+ * @has_deth: a DETH follows (UD, RD)
+ * @deth_qkey: DETH Q_Key
+ * @deth_src_qp: DETH source QP
+ * @payload_off: offset of the payload (after all transport headers)
+ * @payload_len: payload bytes, without pad and ICRC
+ * @class: what the packet is
+ * @malformed: why it is %ROCE_CLASS_MALFORMED, else %ROCE_MAL_NONE
+ * @cm: the CM message when @class is %ROCE_CLASS_CM
+ */
+struct roce_pkt {
+	u8 family;
+	u8 tos;
+	u8 ttl;
+	u32 flow_label;
+	u8 saddr[16];
+	u8 daddr[16];
+	u32 len;
+	u16 l4_off;
+	u16 sport;
+	u16 dport;
+	struct roce_bth bth;
+	bool has_deth;
+	u32 deth_qkey;
+	u32 deth_src_qp;
+	u32 payload_off;
+	u32 payload_len;
+	enum roce_class class;
+	enum roce_malformed malformed;
+	struct roce_cm cm;
+};
+
+enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
+			   struct roce_pkt *pkt);
+enum roce_class roce_parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
+			      u32 ip_end, struct roce_pkt *pkt);
+enum roce_cm_kind roce_cm_kind(u16 attr_id);
+bool roce_service_id_is_rdma_cm(u64 service_id);
+
+const char *roce_class_name(enum roce_class class);
+const char *roce_malformed_name(enum roce_malformed reason);
+const char *roce_cm_kind_name(enum roce_cm_kind kind);
+
+/* ICRC (icrc.c) */
+u32 roce_icrc_start(const u8 *ip, u32 l4_off);
+u32 roce_icrc_update(u32 crc, const u8 *data, u32 len);
+u32 roce_icrc_final(u32 crc);
+u32 roce_icrc_calc(const u8 *ip, u32 l4_off, u32 len);
+bool roce_icrc_verify(const u8 *ip, u32 l4_off, u32 len);
+
+/**
+ * struct roce_cnp_params - what a CNP is built from
+ * @family: 4 or 6
+ * @saddr: IP source (the congested flow's destination)
+ * @daddr: IP destination (the congested flow's sender)
+ * @tos: DSCP << 2 | ECN
+ * @ttl: TTL or hop limit
+ * @sport: UDP source port
+ * @ip_id: IPv4 identification
+ * @df: set IPv4 don't-fragment
+ * @flow_label: IPv6 flow label
+ * @pkey: BTH partition key
+ * @dest_qp: the QP that must slow down
+ */
+struct roce_cnp_params {
+	u8 family;
+	u8 saddr[16];
+	u8 daddr[16];
+	u8 tos;
+	u8 ttl;
+	u16 sport;
+	u16 ip_id;
+	bool df;
+	u32 flow_label;
+	u16 pkey;
+	u32 dest_qp;
+};
+
+u32 roce_cnp_build(u8 *buf, u32 buflen, const struct roce_cnp_params *p);
+
+#endif /* _ROCECT_WIRE_H */
