@@ -50,7 +50,11 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 	@cp -rsf $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(@D)/
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
 
-tools: $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump
+tools: $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump $(BUILD)/bin/roce_send
+
+$(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $< -o $@
 
 $(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) \
 		$(TOP)/selftests/wire/wire_test.c
@@ -89,7 +93,7 @@ fuzz: $(BUILD)/bin/fuzz_parse $(BUILD)/bin/make_seeds
 lint: modules
 	BUILD=$(BUILD) $(TOP)/scripts/lint.sh $(KVERS)
 
-vmtest: modules
+vmtest: modules tools
 	BUILD=$(BUILD) $(TOP)/selftests/run_vm_tests.sh $(KVERS)
 
 check:

@@ -15,7 +15,7 @@ PKGS=(
 	libelf-dev libssl-dev dwarves kmod xz-utils
 	libmnl-dev zlib1g-dev
 	qemu-system-x86 busybox-static cpio
-	nftables conntrack iproute2 iptables tcpdump tshark
+	nftables conntrack iproute2 iptables iputils-ping tcpdump tshark
 	python3 python3-scapy
 	rdma-core ibverbs-utils rdmacm-utils perftest
 	linux-source

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A RoCE CM exchange (REQ, REP, RTU), crafted with scapy, forwarded by a
+# router that attaches helper "roce" with nft: conntrack on the router shows
+# helper=roce, the helper's counters see each CM message, a MAD with a bad
+# ICRC and a truncated packet are counted, and the end hosts' namespaces
+# (no helper there) count nothing. IPv4 and IPv6.
+#
+#   a (10.0.1.1, fd00:1::1) -- r (forwarding, helper) -- b (10.0.2.1, fd00:2::1)
+
+source "$(dirname "$0")/lib.sh"
+
+checktool nft --version
+checktool conntrack --version
+checktool "$PYTHON" -c 'import scapy.contrib.roce'
+[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+
+cleanup()
+{
+	rm -rf "$pkts"
+	cleanup_all_ns
+	unload_module
+}
+trap cleanup EXIT
+unload_module
+
+setup_topology()
+{
+	setup_ns a r b || return 1
+	ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
+	ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
+	ip -n "$a" addr add 10.0.1.1/24 dev veth0
+	ip -n "$a" addr add fd00:1::1/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.1.254/24 dev veth0
+	ip -n "$r" addr add fd00:1::fe/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.2.254/24 dev veth1
+	ip -n "$r" addr add fd00:2::fe/64 dev veth1 nodad
+	ip -n "$b" addr add 10.0.2.1/24 dev veth0
+	ip -n "$b" addr add fd00:2::1/64 dev veth0 nodad
+	for ns in "$a" "$r" "$b"; do
+		ip -n "$ns" link set veth0 up
+	done
+	ip -n "$r" link set veth1 up
+	ip -n "$a" route add default via 10.0.1.254
+	ip -n "$a" -6 route add default via fd00:1::fe
+	ip -n "$b" route add default via 10.0.2.254
+	ip -n "$b" -6 route add default via fd00:2::fe
+	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip netns exec "$r" nft -f <(nft_roce_ruleset)
+}
+
+# All packets of the test, crafted once: scapy is slow to start in a guest.
+craft_packets()
+{
+	pkts=$(mktemp -d)
+	craft "$pkts" "
+for fam, a, b in ((4, '10.0.1.1', '10.0.2.1'), (6, 'fd00:1::1', 'fd00:2::1')):
+    ex = roce_pkt.cm_exchange(a, b, qpns=(0x17, 0x2a))
+    for kind in ('req', 'rep', 'rtu'):
+        save('v%d-%s' % (fam, kind), ex[kind])
+# A REQ with its Q_Key (byte 100) flipped: well formed, wrong ICRC.
+req = bytearray(bytes(roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1')['req']))
+req[100] ^= 0xff
+save('bad-icrc', IP(bytes(req)))
+save('short', IP(src='10.0.1.1', dst='10.0.2.1') /
+      UDP(sport=49152, dport=4791) / Raw(b'\\x64' * 10))
+"
+}
+
+# send NS FILE: replay crafted packets from namespace NS.
+send()
+{
+	ip netns exec "$1" "$ROCE_SEND" "$pkts/$2" 2>/dev/null
+}
+
+# run_exchange FAMILY: REQ a->b, REP b->a, RTU a->b.
+run_exchange()
+{
+	send "$a" "v$1-req" && send "$b" "v$1-rep" && send "$a" "v$1-rtu"
+}
+
+# helper_conntracks FAMILY: conntracks on r with helper=roce to port 4791.
+helper_conntracks()
+{
+	ip netns exec "$r" conntrack -L -f "$1" -p udp --dport 4791 2>/dev/null |
+		grep -c 'helper=roce'
+}
+
+check "module installed for modprobe" install_module
+check "packets crafted with scapy" craft_packets
+check "topology up" setup_topology
+check "a reaches b through r" \
+	busywait 10000 ip netns exec "$a" ping -c1 -W1 10.0.2.1 >/dev/null
+check "a reaches b over IPv6" \
+	busywait 10000 ip netns exec "$a" ping -6 -c1 -W1 fd00:2::1 >/dev/null
+check "module autoloaded by the ruleset" module_loaded
+
+# Test that an IPv4 exchange is tracked with the helper, both directions.
+check "IPv4 REQ/REP/RTU sent" run_exchange 4
+check "IPv4 cm.req counted" expect_stat "$r" cm.req 1
+check "IPv4 cm.rep counted" expect_stat "$r" cm.rep 1
+check "IPv4 cm.rtu counted" expect_stat "$r" cm.rtu 1
+check "IPv4 class.cm is 3" expect_stat "$r" class.cm 3
+check "no ICRC failures" expect_stat "$r" icrc-bad 0
+[ "$(helper_conntracks ipv4)" -eq 2 ]
+log_test $? "conntrack -L: both IPv4 directions have helper=roce"
+
+# Test the same over IPv6.
+check "IPv6 REQ/REP/RTU sent" run_exchange 6
+check "IPv6 class.cm is 6 in all" expect_stat "$r" class.cm 6
+[ "$(helper_conntracks ipv6)" -eq 2 ]
+log_test $? "conntrack -L: both IPv6 directions have helper=roce"
+
+# Test that a corrupted MAD is counted and a short packet is malformed.
+check "REQ with a corrupted Q_Key sent" send "$a" bad-icrc
+check "icrc-bad counted" expect_stat "$r" icrc-bad 1
+check "a 10-byte RoCE payload sent" send "$a" short
+check "a 10-byte RoCE payload is malformed (bth-truncated)" \
+	expect_stat "$r" malformed.bth-truncated 1
+
+# Test that the counters are per namespace: nothing in a or b.
+check "no helper traffic counted in a" expect_stat "$a" packets 0
+check "no helper traffic counted in b" expect_stat "$b" packets 0
+
+cleanup_all_ns
+check "module unloads after the namespaces are gone" \
+	busywait 10000 rmmod $MODULE
+check "no kernel warnings" dmesg_clean
+finish

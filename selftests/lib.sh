@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the nf_conntrack_roce kselftests, in the style of the
+# kernel's tools/testing/selftests/net/lib.sh. Tests run as root inside a
+# QEMU guest (see run_vm_tests.sh); they may load and unload the module.
+
+# kselftest exit codes
+ksft_pass=0
+ksft_fail=1
+ksft_skip=4
+
+SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+ROCECT_KO=${ROCECT_KO:-$BUILD/kmod/$(uname -r)/nf_conntrack_roce.ko}
+PYTHON=${PYTHON:-/usr/bin/python3}
+ROCE_PKT="$PYTHON $SELFTESTS_DIR/wire/roce_pkt.py"
+ROCE_SEND=$BUILD/bin/roce_send
+MODULE=nf_conntrack_roce
+
+ret=$ksft_pass
+nsuccess=0
+nfail=0
+NS_LIST=()
+
+# log_test RC DESCRIPTION: one result line; a non-zero RC fails the test.
+log_test()
+{
+	local rc=$1 msg=$2
+
+	if [ "$rc" -eq 0 ]; then
+		nsuccess=$((nsuccess + 1))
+		printf "TEST: %-60s  [ OK ]\n" "$msg"
+	else
+		nfail=$((nfail + 1))
+		ret=$ksft_fail
+		printf "TEST: %-60s  [FAIL]\n" "$msg"
+	fi
+}
+
+# check WHAT COMMAND...: run COMMAND, log its status as test WHAT.
+check()
+{
+	local msg=$1
+
+	shift
+	"$@"
+	log_test $? "$msg"
+}
+
+# checktool COMMAND...: skip the whole test if COMMAND fails.
+checktool()
+{
+	if ! "$@" >/dev/null 2>&1; then
+		echo "SKIP: cannot run '$*'"
+		exit $ksft_skip
+	fi
+}
+
+# setup_ns NAME...: create namespaces with unique names, lo up; each NAME
+# becomes a variable holding the real namespace name.
+setup_ns()
+{
+	local name ns
+
+	for name in "$@"; do
+		ns="$name-$(mktemp -u XXXXXX)"
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		NS_LIST+=("$ns")
+		eval "$name=$ns"
+	done
+}
+
+cleanup_all_ns()
+{
+	local ns
+
+	for ns in "${NS_LIST[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+# busywait TIMEOUT_MS COMMAND...: retry COMMAND until it succeeds.
+busywait()
+{
+	local timeout=$1 start
+
+	shift
+	start=$(date +%s%3N)
+	until "$@"; do
+		[ $(($(date +%s%3N) - start)) -gt "$timeout" ] && return 1
+		sleep 0.1
+	done
+}
+
+module_loaded()
+{
+	[ -d /sys/module/$MODULE ]
+}
+
+# insmod does not resolve dependencies: load nf_conntrack first.
+load_module()
+{
+	modprobe nf_conntrack && insmod "$ROCECT_KO" "$@"
+}
+
+unload_module()
+{
+	! module_loaded || rmmod $MODULE
+}
+
+# craft DIR PYTHON-CODE: run PYTHON-CODE with roce_pkt imported and a
+# function save(name, *packets) that writes packets as hex lines to DIR/name,
+# for roce_send. One interpreter for all packets: scapy starts slowly.
+craft()
+{
+	PYTHONPATH=$SELFTESTS_DIR/wire "$PYTHON" -c "
+import sys, roce_pkt
+from scapy.all import IP, IPv6, UDP, Raw
+def save(name, *pkts):
+    with open(sys.argv[1] + '/' + name, 'w') as f:
+        f.writelines(bytes(p).hex() + '\\n' for p in pkts)
+$2" "$1"
+}
+
+# Make the module known to modprobe, so nft can autoload it.
+install_module()
+{
+	local dir=/lib/modules/$(uname -r)/extra
+
+	mkdir -p "$dir" && cp "$ROCECT_KO" "$dir/" && depmod -a
+}
+
+# stat_get NS NAME: a counter of /proc/net/stat/nf_conntrack_roce in NS.
+stat_get()
+{
+	ip netns exec "$1" awk -v k="$2" '$1 == k { print $2 }' \
+		/proc/net/stat/nf_conntrack_roce
+}
+
+# expect_stat NS NAME VALUE
+expect_stat()
+{
+	local got
+
+	got=$(stat_get "$1" "$2")
+	if [ "$got" != "$3" ]; then
+		echo "    $2 is '$got', expected $3"
+		return 1
+	fi
+}
+
+# The nft ruleset that attaches helper "roce" to RoCEv2 traffic, for both
+# forwarded (prerouting) and locally generated (output) packets.
+nft_roce_ruleset()
+{
+	cat <<-EOT
+	table inet rocect {
+		ct helper roce {
+			type "roce" protocol udp
+			l3proto inet
+		}
+		chain pre {
+			type filter hook prerouting priority filter; policy accept;
+			udp dport 4791 ct helper set "roce"
+		}
+		chain out {
+			type filter hook output priority filter; policy accept;
+			udp dport 4791 ct helper set "roce"
+		}
+	}
+	EOT
+}
+
+# Kernel messages that mean a test broke the kernel.
+dmesg_clean()
+{
+	! dmesg | grep -E 'WARNING:|BUG:|Call Trace|kmemleak|general protection'
+}
+
+# Print the summary and exit with the kselftest code.
+finish()
+{
+	echo "Tests passed: $nsuccess, failed: $nfail"
+	exit $ret
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# nf_conntrack_roce loads, registers its per-namespace statistics, refuses
+# bad module parameters, accepts extra ports, and unloads without a trace.
+
+source "$(dirname "$0")/lib.sh"
+
+checktool nft --version
+[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+
+cleanup()
+{
+	nft delete table inet rocect_ports 2>/dev/null
+	unload_module
+}
+trap cleanup EXIT
+unload_module
+
+# Test that the module loads and shows its counters in each namespace.
+check "module loads" load_module
+check "module is live" grep -qx Live /sys/module/$MODULE/initstate
+check "counters in /proc/net/stat" \
+	grep -q '^class.cm 0$' /proc/net/stat/nf_conntrack_roce
+check "module unloads" rmmod $MODULE
+check "counters gone after unload" \
+	test ! -e /proc/net/stat/nf_conntrack_roce
+
+# Test that a bad parameter is refused with EINVAL, not loaded.
+out=$(load_module ports=0 2>&1)
+rc=$?
+[ $rc -ne 0 ] && ! module_loaded && grep -q 'Invalid' <<<"$out"
+log_test $? "ports=0 refused with EINVAL"
+out=$(load_module ports=1,2,3,4,5,6,7,8,9 2>&1)
+[ $? -ne 0 ] && ! module_loaded
+log_test $? "more than 8 ports refused"
+
+# Test that extra ports get helpers named roce-<port> nft can use.
+check "ports=4791,5000 loads" load_module ports=4791,5000
+nft -f - <<-EOT
+	table inet rocect_ports {
+		ct helper r1 { type "roce" protocol udp; }
+		ct helper r2 { type "roce-5000" protocol udp; }
+	}
+EOT
+log_test $? "nft accepts helpers roce and roce-5000"
+nft delete table inet rocect_ports
+check "unloads after use" rmmod $MODULE
+
+check "modinfo has the nfct-helper alias" \
+	grep -q 'alias:.*nfct-helper-roce' <(modinfo "$ROCECT_KO")
+check "no kernel warnings" dmesg_clean
+finish

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the nf_conntrack_roce kselftests (inside a guest, as root) and report
+# TAP in the format of the kernel's kselftest runner: one line per test
+# program, its output indented as "# " diagnostics, exit 4 reported as SKIP.
+#
+#   run_kselftest.sh [-t "test.sh ..."]
+
+DIR=$(cd "$(dirname "$0")" && pwd)
+TESTS="module_load.sh nft_autoload.sh cm_forward.sh"
+timeout=$(sed -n 's/^timeout=//p' "$DIR/settings")
+
+while getopts "t:" opt; do
+	case $opt in
+	t) TESTS=$OPTARG ;;
+	*) echo "usage: $0 [-t \"tests\"]" >&2; exit 2 ;;
+	esac
+done
+
+echo "TAP version 13"
+n=0
+fail=0
+for t in $TESTS; do
+	n=$((n + 1))
+	timeout --foreground "${timeout:-600}" "$DIR/$t" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	case $rc in
+	0) echo "ok $n selftests: nf_conntrack_roce: $t" ;;
+	4) echo "ok $n selftests: nf_conntrack_roce: $t # SKIP" ;;
+	124) echo "not ok $n selftests: nf_conntrack_roce: $t # TIMEOUT ${timeout} seconds"
+	     fail=1 ;;
+	*) echo "not ok $n selftests: nf_conntrack_roce: $t # exit=$rc"
+	   fail=1 ;;
+	esac
+done
+echo "1..$n"
+exit $fail
