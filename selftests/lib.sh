@@ -159,18 +159,18 @@ nft_roce_ruleset()
 {
 	cat <<-EOT
 	table inet rocect {
-		ct helper roce {
-			type "roce" protocol udp
-			l3proto inet
-		}
-		chain pre {
-			type filter hook prerouting priority filter; policy accept;
-			udp dport 4791 ct helper set "roce"
-		}
-		chain out {
-			type filter hook output priority filter; policy accept;
-			udp dport 4791 ct helper set "roce"
-		}
+	    ct helper roce {
+	        type "roce" protocol udp
+	        l3proto inet
+	    }
+	    chain pre {
+	        type filter hook prerouting priority filter; policy accept;
+	        udp dport 4791 ct helper set "roce"
+	    }
+	    chain out {
+	        type filter hook output priority filter; policy accept;
+	        udp dport 4791 ct helper set "roce"
+	    }
 	}
 	EOT
 }

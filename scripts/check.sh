@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Everything `make check` runs, stage by stage. Each stage prints TAP; this
+# script passes it through, counts the results of all stages and closes with
+# one line "N passed, N failed". A stage that fails without reporting a
+# failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
+#
+#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest)
+
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export BUILD=${BUILD:-$TOP/build}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+logdir=$BUILD/check
+mkdir -p "$logdir"
+passed=0
+failed=0
+
+build_all()
+{
+	local v n=0 rc=0
+
+	for v in $("$TOP/scripts/kernels.sh"); do
+		n=$((n + 1))
+		if make -s -C "$TOP" module KVER="$v" >"$logdir/build-$v.log" 2>&1
+		then
+			echo "ok $n - nf_conntrack_roce.ko builds with -Werror for $v"
+		else
+			sed 's/^/# /' "$logdir/build-$v.log"
+			echo "not ok $n - nf_conntrack_roce.ko builds for $v"
+			rc=1
+		fi
+	done
+	n=$((n + 1))
+	if make -s -C "$TOP" tools >"$logdir/build-tools.log" 2>&1; then
+		echo "ok $n - userspace programs build with -Werror"
+	else
+		sed 's/^/# /' "$logdir/build-tools.log"
+		echo "not ok $n - userspace programs build"
+		rc=1
+	fi
+	echo "1..$n"
+	return $rc
+}
+
+# stage NAME COMMAND...: run one stage, print and count its TAP.
+stage()
+{
+	local name=$1 log=$logdir/$1.log start rc ok nok
+
+	shift
+	echo "# ==== $name: $*"
+	start=$(date +%s)
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	ok=$(grep -c '^ok ' "$log")
+	nok=$(grep -c '^not ok ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then
+		echo "not ok - stage $name exited with $rc"
+		nok=1
+	fi
+	passed=$((passed + ok))
+	failed=$((failed + nok))
+	echo "# ==== $name: $ok passed, $nok failed in $(($(date +%s) - start)) s"
+}
+
+stages=("$@")
+[ "${#stages[@]}" -gt 0 ] || stages=(build lint unit oracles fuzz vm kselftest)
+begin=$(date +%s)
+for s in "${stages[@]}"; do
+	case $s in
+	build) stage build build_all ;;
+	lint) stage lint "$TOP/scripts/lint.sh" ;;
+	unit) stage unit "$BUILD/bin/wire_test" ;;
+	oracles) stage oracles "$TOP/selftests/wire/run_oracles.sh" ;;
+	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;
+	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
+	kselftest) stage kselftest "$TOP/selftests/run_vm_tests.sh" ;;
+	*) echo "check.sh: unknown stage '$s'" >&2; exit 2 ;;
+	esac
+done
+echo "# make check took $(($(date +%s) - begin)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

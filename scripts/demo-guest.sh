@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of `make demo`: host A, router R and host B in network
+# namespaces; R attaches helper "roce" with nft; A and B run an RDMA CM
+# handshake (crafted with scapy). Writes R's capture to $ROCECT_OUTDIR.
+
+source "$(dirname "$0")/../selftests/lib.sh"
+
+say() { printf '\n== %s\n' "$*"; }
+# on_r COMMAND...: show COMMAND as typed on R, then run it in R's namespace.
+on_r() { printf 'R# %s\n' "$*"; ip netns exec "$r" "$@"; }
+
+set -e
+install_module
+pkts=$(mktemp -d)
+craft "$pkts" "
+ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x17, 0x2a),
+                          port=7471)
+for kind in ('req', 'rep', 'rtu'):
+    save(kind, ex[kind])
+" 2>/dev/null
+
+setup_ns a r b
+ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
+ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
+ip -n "$a" addr add 10.0.1.1/24 dev veth0
+ip -n "$r" addr add 10.0.1.254/24 dev veth0
+ip -n "$r" addr add 10.0.2.254/24 dev veth1
+ip -n "$b" addr add 10.0.2.1/24 dev veth0
+for ns in "$a" "$r" "$b"; do ip -n "$ns" link set veth0 up; done
+ip -n "$r" link set veth1 up
+ip -n "$a" route add default via 10.0.1.254
+ip -n "$b" route add default via 10.0.2.254
+ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+
+say "Host A (10.0.1.1) -- router R -- host B (10.0.2.1), on kernel $(uname -r)"
+say "On R, this nft ruleset attaches conntrack helper \"roce\" to RoCEv2 (UDP 4791):"
+nft_roce_ruleset >"$pkts/rules.nft"
+cat "$pkts/rules.nft"
+on_r nft -f "$pkts/rules.nft"
+say "nft loaded nf_conntrack_roce on demand:"
+grep -E '^nf_conntrack_roce ' /proc/modules | cut -d' ' -f1-3
+
+ip netns exec "$r" tcpdump -nq -i veth0 -w "$ROCECT_OUTDIR/router.pcap" \
+	udp port 4791 2>/dev/null &
+capture=$!
+sleep 2
+say "A sends a CM REQ (its QP 0x17), B answers REP (its QP 0x2a), A sends RTU"
+ip netns exec "$a" "$ROCE_SEND" "$pkts/req" 2>/dev/null
+ip netns exec "$b" "$ROCE_SEND" "$pkts/rep" 2>/dev/null
+ip netns exec "$a" "$ROCE_SEND" "$pkts/rtu" 2>/dev/null
+sleep 1
+kill "$capture"
+wait "$capture" 2>/dev/null || true
+
+say "R's conntrack table: both directions are tracked with helper=roce"
+on_r conntrack -L -p udp 2>/dev/null
+say "What the helper parsed on R (/proc/net/stat/nf_conntrack_roce):"
+ip netns exec "$r" grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) ' \
+	/proc/net/stat/nf_conntrack_roce
+rm -rf "$pkts"
+cleanup_all_ns
