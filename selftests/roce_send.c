@@ -78,9 +78,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc && !(in = fopen(argv[optind], "r"))) {
-		perror(argv[optind]);
-		return 1;
+	if (optind < argc) {
+		in = fopen(argv[optind], "r");
+		if (!in) {
+			perror(argv[optind]);
+			return 1;
+		}
 	}
 	/* IPPROTO_RAW implies that the packet carries its own IP header. */
 	fd4 = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
