@@ -22,8 +22,8 @@ KO = $(BUILD)/kmod/$(1)/nf_conntrack_roce.ko
 
 CC ?= gcc
 CLANG ?= clang
-USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror \
-	-I$(TOP)/kernel -I$(TOP)/uapi
+USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+	-I$(TOP)/kernel
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 WIRE_SRCS := $(addprefix $(TOP)/kernel/,wire.c icrc.c cnp.c)
 WIRE_HDRS := $(addprefix $(TOP)/kernel/,wire.h wire_compat.h)
@@ -50,7 +50,15 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 	@cp -rsf $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(@D)/
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
 
-tools: $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump $(BUILD)/bin/roce_send
+tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
+	$(BUILD)/bin/roce_send
+
+ROCECT_SRCS := $(wildcard $(TOP)/tools/rocect/*.c)
+$(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) \
+		$(TOP)/kernel/wire.c $(WIRE_HDRS) $(TOP)/uapi/linux/rocect.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi $(ROCECT_SRCS) $(TOP)/kernel/wire.c \
+		$(shell pkg-config --cflags --libs libmnl json-c) -o $@
 
 $(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
 	@mkdir -p $(@D)

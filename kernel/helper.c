@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The conntrack helper "roce": called for every packet of a UDP conntrack
- * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers and counts
- * what it saw.
+ * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers, counts
+ * what it saw and accounts data packets to their QP entry.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,7 +12,7 @@
 #include <net/netfilter/nf_conntrack_helper.h>
 
 #include "helper.h"
-#include "stats.h"
+#include "netns.h"
 #include "wire.h"
 
 /*
@@ -31,14 +31,48 @@ static const struct nf_conntrack_expect_policy expect_policy = {
 	.timeout	= 300,
 };
 
+static bool is_data(const struct roce_pkt *pkt)
+{
+	switch (pkt->class) {
+	case ROCE_CLASS_RC:
+	case ROCE_CLASS_UC:
+	case ROCE_CLASS_RD:
+	case ROCE_CLASS_UD:
+	case ROCE_CLASS_XRC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Count a data packet on the entry of its (zone, addresses, QP). */
+static void account_data(struct rocect_net *rn, const struct nf_conn *ct,
+			 const struct roce_pkt *pkt)
+{
+	struct rocect_qp_key key = {
+		.dqpn = pkt->bth.dest_qp,
+		.zone = nf_ct_zone(ct)->id,
+		.family = pkt->family,
+	};
+	struct rocect_qp *qp;
+
+	/* wire.h stores IPv4 in the first four bytes, as nf_inet_addr does. */
+	BUILD_BUG_ON(sizeof(key.saddr) != sizeof(pkt->saddr));
+	memcpy(&key.saddr, pkt->saddr, sizeof(key.saddr));
+	memcpy(&key.daddr, pkt->daddr, sizeof(key.daddr));
+	qp = rocect_qp_lookup(rn, &key);
+	if (qp)
+		rocect_qp_account(qp, pkt->len);
+}
+
 static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		     struct nf_conn *ct, enum ip_conntrack_info ctinfo)
 {
+	struct rocect_net *rn = rocect_net(nf_ct_net(ct));
 	unsigned int nhoff = skb_network_offset(skb);
 	u32 pktlen = skb->len - nhoff;
 	u32 caplen = min_t(u32, pktlen, CAPTURE_LEN);
 	struct roce_pkt pkt;
-	bool icrc_bad = false;
 	u8 buf[CAPTURE_LEN];
 	const u8 *ip;
 
@@ -47,10 +81,13 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		return NF_ACCEPT;
 
 	roce_parse(ip, caplen, pktlen, &pkt);
+	rocect_stats_packet(rn, &pkt);
 	/* A MAD fits the capture whole, so its ICRC can always be checked. */
-	if (pkt.class == ROCE_CLASS_CM)
-		icrc_bad = !roce_icrc_verify(ip, pkt.l4_off, pkt.len);
-	rocect_stats_count(nf_ct_net(ct), &pkt, icrc_bad);
+	if (pkt.class == ROCE_CLASS_CM &&
+	    !roce_icrc_verify(ip, pkt.l4_off, pkt.len))
+		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
+	else if (is_data(&pkt))
+		account_data(rn, ct, &pkt);
 	return NF_ACCEPT;
 }
 

@@ -8,35 +8,58 @@
 #include <linux/module.h>
 #include <net/netfilter/nf_conntrack_helper.h>
 
+#include "config.h"
 #include "helper.h"
-#include "stats.h"
+#include "netlink.h"
+#include "netns.h"
+#include "qp.h"
 
 static unsigned short ports[ROCECT_MAX_PORTS] = { ROCE_UDP_PORT };
 static unsigned int ports_c;
 module_param_array(ports, ushort, &ports_c, 0400);
 MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
 
+/*
+ * ORDER: the QP cache before any namespace's table; namespaces before the
+ * netlink family that reads them; the family before the helpers, whose
+ * packets announce QP events on it.
+ */
 static int __init rocect_init(void)
 {
 	int err;
 
-	err = rocect_stats_init();
+	err = rocect_config_check_defaults();
 	if (err)
 		return err;
+	err = rocect_qp_init();
+	if (err)
+		return err;
+	err = rocect_netns_init();
+	if (err)
+		goto err_qp;
+	err = rocect_nl_init();
+	if (err)
+		goto err_netns;
 	err = rocect_helper_init(ports, ports_c ?: 1);
 	if (err)
-		goto err_stats;
+		goto err_nl;
 	return 0;
 
-err_stats:
-	rocect_stats_exit();
+err_nl:
+	rocect_nl_exit();
+err_netns:
+	rocect_netns_exit();
+err_qp:
+	rocect_qp_exit();
 	return err;
 }
 
 static void __exit rocect_exit(void)
 {
 	rocect_helper_exit();
-	rocect_stats_exit();
+	rocect_nl_exit();
+	rocect_netns_exit();
+	rocect_qp_exit();
 }
 
 module_init(rocect_init);

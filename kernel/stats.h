@@ -3,29 +3,42 @@
 #define _ROCECT_STATS_H
 
 #include <linux/percpu.h>
-#include <net/net_namespace.h>
 
 #include "wire.h"
 
+struct rocect_net;
+
+/* Event counters besides the per-class ones. */
+enum rocect_counter {
+	ROCECT_CTR_ICRC_BAD,
+	ROCECT_CTR_TABLE_FULL,
+	ROCECT_CTR_QP_CREATED,
+	ROCECT_CTR_QP_DESTROYED,
+	ROCECT_CTR_QP_EXPIRED,
+	ROCECT_CTR_MAX
+};
+
 /**
- * struct rocect_stats - per-CPU packet counters of one network namespace
+ * struct rocect_stats - per-CPU counters of one network namespace
  * @packets: packets the helper inspected
  * @class: packets per &enum roce_class
  * @malformed: malformed packets per &enum roce_malformed
  * @cm: CM MADs per &enum roce_cm_kind
- * @icrc_bad: CM MADs whose ICRC did not match
+ * @ctr: events per &enum rocect_counter
  */
 struct rocect_stats {
 	u64 packets;
 	u64 class[ROCE_CLASS_MAX];
 	u64 malformed[ROCE_MAL_MAX];
 	u64 cm[ROCE_CM_KIND_MAX];
-	u64 icrc_bad;
+	u64 ctr[ROCECT_CTR_MAX];
 };
 
-void rocect_stats_count(struct net *net, const struct roce_pkt *pkt,
-			bool icrc_bad);
-int rocect_stats_init(void);
-void rocect_stats_exit(void);
+void rocect_stats_packet(struct rocect_net *rn, const struct roce_pkt *pkt);
+void rocect_stats_inc(struct rocect_net *rn, enum rocect_counter ctr);
+void rocect_stats_sum(struct rocect_net *rn, struct rocect_stats *sum);
+void rocect_stats_reset(struct rocect_net *rn);
+int rocect_stats_net_init(struct rocect_net *rn);
+void rocect_stats_net_exit(struct rocect_net *rn);
 
 #endif /* _ROCECT_STATS_H */

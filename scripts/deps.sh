@@ -13,7 +13,7 @@ set -euo pipefail
 PKGS=(
 	build-essential make gcc clang llvm sparse pkg-config bc bison flex
 	libelf-dev libssl-dev dwarves kmod xz-utils
-	libmnl-dev zlib1g-dev
+	libmnl-dev zlib1g-dev libjson-c-dev
 	qemu-system-x86 busybox-static cpio
 	nftables conntrack iproute2 iptables iputils-ping tcpdump tshark
 	python3 python3-scapy

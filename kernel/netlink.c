@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "rocect" (uapi/linux/rocect.h,
+ * Documentation/netlink/specs/rocect.yaml): QP entries, statistics,
+ * configuration and events of the caller's network namespace.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/rhashtable.h>
+#include <net/genetlink.h>
+#include <uapi/linux/rocect.h>
+
+#include "netlink.h"
+#include "netns.h"
+
+static struct genl_family rocect_family;
+
+enum rocect_mcgrp {
+	ROCECT_MCGRP_EVENTS_ID,
+};
+
+static struct netlink_range_validation qpn_range = {
+	.max = ROCECT_QPN_MAX,
+};
+
+/* Not const: 6.1 takes range validations by non-const pointer. */
+static const struct nla_policy qp_policy[ROCECT_A_QP_MAX + 1] = {
+	[ROCECT_A_QP_ZONE]	= { .type = NLA_U16 },
+	[ROCECT_A_QP_SADDR4]	= { .type = NLA_BE32 },
+	[ROCECT_A_QP_DADDR4]	= { .type = NLA_BE32 },
+	[ROCECT_A_QP_SADDR6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[ROCECT_A_QP_DADDR6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[ROCECT_A_QP_DQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &qpn_range),
+	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &qpn_range),
+	[ROCECT_A_QP_ORIGIN]	= NLA_POLICY_MAX(NLA_U8, ROCECT_ORIGIN_MAX),
+	[ROCECT_A_QP_STATE]	= NLA_POLICY_MAX(NLA_U8, ROCECT_STATE_MAX),
+};
+
+static struct netlink_range_validation max_qps_range = {
+	.min = 1, .max = ROCECT_MAX_QPS_MAX,
+};
+
+static struct netlink_range_validation idle_range = {
+	.min = 1, .max = ROCECT_IDLE_TIMEOUT_MAX,
+};
+
+static struct netlink_range_validation timewait_range = {
+	.min = 1, .max = ROCECT_TIMEWAIT_TIMEOUT_MAX,
+};
+
+static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
+	[ROCECT_A_CONFIG_MAX_QPS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &max_qps_range),
+	[ROCECT_A_CONFIG_IDLE_TIMEOUT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &idle_range),
+	[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &timewait_range),
+	[ROCECT_A_CONFIG_UNKNOWN_QP] =
+		NLA_POLICY_MAX(NLA_U8, ROCECT_UNKNOWN_QP_MAX),
+};
+
+/* The attributes of a dump request: 6.6 moved them into a genl_info. */
+static struct nlattr **dump_attrs(struct netlink_callback *cb)
+{
+#ifdef ROCECT_HAVE_GENL_INFO_DUMP
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/* Take an IPv4 or IPv6 address attribute; 0 if neither is present. */
+static int get_addr(struct nlattr **tb, int a4, int a6,
+		    union nf_inet_addr *addr, u8 *family,
+		    struct netlink_ext_ack *extack)
+{
+	u8 fam;
+
+	if (tb[a4] && tb[a6]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[a6],
+				    "give an IPv4 or an IPv6 address, not both");
+		return -EINVAL;
+	}
+	if (!tb[a4] && !tb[a6])
+		return 0;
+	fam = tb[a4] ? 4 : 6;
+	if (*family && *family != fam) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[a4] ?: tb[a6],
+				    "source and destination families differ");
+		return -EINVAL;
+	}
+	*family = fam;
+	memset(addr, 0, sizeof(*addr));
+	if (tb[a4])
+		addr->ip = nla_get_be32(tb[a4]);
+	else
+		nla_memcpy(&addr->in6, tb[a6], sizeof(addr->in6));
+	return 0;
+}
+
+/**
+ * struct qp_filter - what a request says about QP entries
+ * @key: zone, family, addresses, destination QP
+ * @has_saddr: @key.saddr was given
+ * @has_daddr: @key.daddr was given
+ * @has_dqpn: @key.dqpn was given
+ * @has_zone: @key.zone was given
+ * @sqpn: source QP, or -1
+ * @origin: &enum rocect_origin, or -1
+ * @state: &enum rocect_state, or -1
+ */
+struct qp_filter {
+	struct rocect_qp_key key;
+	bool has_saddr, has_daddr, has_dqpn, has_zone;
+	int sqpn, origin, state;
+};
+
+static int parse_filter(struct nlattr **tb, struct qp_filter *f,
+			struct netlink_ext_ack *extack)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	err = get_addr(tb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6,
+		       &f->key.saddr, &f->key.family, extack) ?:
+	      get_addr(tb, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6,
+		       &f->key.daddr, &f->key.family, extack);
+	if (err)
+		return err;
+	f->has_saddr = tb[ROCECT_A_QP_SADDR4] || tb[ROCECT_A_QP_SADDR6];
+	f->has_daddr = tb[ROCECT_A_QP_DADDR4] || tb[ROCECT_A_QP_DADDR6];
+	f->has_dqpn = tb[ROCECT_A_QP_DQPN];
+	f->has_zone = tb[ROCECT_A_QP_ZONE];
+	if (f->has_dqpn)
+		f->key.dqpn = nla_get_u32(tb[ROCECT_A_QP_DQPN]);
+	if (f->has_zone)
+		f->key.zone = nla_get_u16(tb[ROCECT_A_QP_ZONE]);
+	f->sqpn = tb[ROCECT_A_QP_SQPN] ? nla_get_u32(tb[ROCECT_A_QP_SQPN]) : -1;
+	f->origin = tb[ROCECT_A_QP_ORIGIN] ?
+		    nla_get_u8(tb[ROCECT_A_QP_ORIGIN]) : -1;
+	f->state = tb[ROCECT_A_QP_STATE] ?
+		   nla_get_u8(tb[ROCECT_A_QP_STATE]) : -1;
+	return 0;
+}
+
+/* The whole key is required: both addresses and the destination QP. */
+static int parse_key(struct genl_info *info, struct qp_filter *f)
+{
+	struct nlattr **tb = info->attrs;
+	int err;
+
+	err = parse_filter(tb, f, info->extack);
+	if (err)
+		return err;
+	if (!f->has_saddr) {
+		NL_SET_ERR_MSG(info->extack, "missing source address");
+		return -EINVAL;
+	}
+	if (!f->has_daddr) {
+		NL_SET_ERR_MSG(info->extack, "missing destination address");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_DQPN))
+		return -EINVAL;
+	return 0;
+}
+
+static bool qp_match(const struct rocect_qp *qp, const struct qp_filter *f)
+{
+	const struct rocect_qp_key *k = &qp->key;
+
+	return (!f->key.family || k->family == f->key.family) &&
+	       (!f->has_zone || k->zone == f->key.zone) &&
+	       (!f->has_saddr || nf_inet_addr_cmp(&k->saddr, &f->key.saddr)) &&
+	       (!f->has_daddr || nf_inet_addr_cmp(&k->daddr, &f->key.daddr)) &&
+	       (!f->has_dqpn || k->dqpn == f->key.dqpn) &&
+	       (f->sqpn < 0 || qp->sqpn == f->sqpn) &&
+	       (f->origin < 0 || qp->origin == f->origin) &&
+	       (f->state < 0 || qp->state == f->state);
+}
+
+static int put_addr(struct sk_buff *skb, int a4, int a6, u8 family,
+		    const union nf_inet_addr *addr)
+{
+	if (family == 4)
+		return nla_put_be32(skb, a4, addr->ip);
+	return nla_put(skb, a6, sizeof(addr->in6), &addr->in6);
+}
+
+/* One entry's attributes, as replies, dumps and events carry them. */
+static int fill_qp(struct sk_buff *skb, struct net *net,
+		   const struct rocect_qp *qp)
+{
+	const struct rocect_qp_key *k = &qp->key;
+	unsigned long idle = jiffies - READ_ONCE(qp->last_seen);
+	u32 timeout = 0;
+
+	if (qp->origin == ROCECT_ORIGIN_LEARNED) {
+		u32 limit = READ_ONCE(rocect_net(net)->config.idle_timeout);
+		u32 idle_s = idle / HZ;
+
+		timeout = idle_s < limit ? limit - idle_s : 0;
+	}
+	if (nla_put_u16(skb, ROCECT_A_QP_ZONE, k->zone) ||
+	    put_addr(skb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, k->family,
+		     &k->saddr) ||
+	    put_addr(skb, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6, k->family,
+		     &k->daddr) ||
+	    nla_put_u32(skb, ROCECT_A_QP_DQPN, k->dqpn) ||
+	    nla_put_u32(skb, ROCECT_A_QP_SQPN, qp->sqpn) ||
+	    nla_put_u8(skb, ROCECT_A_QP_ORIGIN, qp->origin) ||
+	    nla_put_u8(skb, ROCECT_A_QP_STATE, qp->state) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_QP_PACKETS,
+			      atomic64_read(&qp->packets), ROCECT_A_QP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_QP_BYTES,
+			      atomic64_read(&qp->bytes), ROCECT_A_QP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_QP_IDLE_MSECS,
+			      jiffies_to_msecs(idle), ROCECT_A_QP_PAD) ||
+	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int reply_qp(struct genl_info *info, const struct rocect_qp *qp)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rocect_family, 0, info->genlhdr->cmd);
+	if (!hdr || fill_qp(msg, genl_info_net(info), qp)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_qp *qp;
+	struct qp_filter f;
+	int err;
+
+	err = parse_key(info, &f);
+	if (err)
+		return err;
+	rcu_read_lock();
+	qp = rocect_qp_lookup(rn, &f.key);
+	err = qp ? reply_qp(info, qp) : -ENOENT;
+	rcu_read_unlock();
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(info->extack, "no such QP entry");
+	return err;
+}
+
+/* Find the one entry for (zone, daddr, dqpn) when no source is given. */
+static struct rocect_qp *query_scan(struct rocect_net *rn,
+				    const struct qp_filter *f, int *matches)
+{
+	struct rocect_qp *qp, *found = NULL;
+	struct rhashtable_iter iter;
+
+	*matches = 0;
+	rhashtable_walk_enter(&rn->qps.ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((qp = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(qp) || !qp_match(qp, f))
+			continue;
+		if (found != qp)
+			(*matches)++;
+		found = qp;
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	return found;
+}
+
+static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_qp *qp;
+	struct qp_filter f;
+	int err, matches = 1;
+
+	err = parse_filter(info->attrs, &f, info->extack);
+	if (err)
+		return err;
+	if (!f.has_daddr) {
+		NL_SET_ERR_MSG(info->extack, "missing destination address");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_DQPN))
+		return -EINVAL;
+	f.has_zone = true;	/* zone 0 unless given */
+	f.sqpn = -1;
+	f.origin = -1;
+	f.state = -1;
+
+	rcu_read_lock();
+	if (f.has_saddr)
+		qp = rocect_qp_lookup(rn, &f.key);
+	else
+		qp = query_scan(rn, &f, &matches);
+	if (!qp) {
+		NL_SET_ERR_MSG(info->extack, "no QP entry for this destination");
+		err = -ENOENT;
+	} else if (matches > 1) {
+		NL_SET_ERR_MSG(info->extack,
+			       "several sources send to this QP: give the source address");
+		err = -ENOTUNIQ;
+	} else {
+		err = reply_qp(info, qp);
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * struct qp_dump - state of a QP dump across recvmsg() calls
+ * @iter: position in the table
+ * @filter: what to show
+ * @restarts: times the walk restarted after a resize (duplicates possible)
+ */
+struct qp_dump {
+	struct rhashtable_iter iter;
+	struct qp_filter filter;
+	unsigned int restarts;
+};
+
+static int qp_dump_start(struct netlink_callback *cb)
+{
+	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
+	struct qp_dump *d;
+	int err;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	err = parse_filter(dump_attrs(cb), &d->filter, cb->extack);
+	if (err) {
+		kfree(d);
+		return err;
+	}
+	rhashtable_walk_enter(&rn->qps.ht, &d->iter);
+	cb->args[0] = (long)d;
+	return 0;
+}
+
+static int qp_dump_done(struct netlink_callback *cb)
+{
+	struct qp_dump *d = (struct qp_dump *)cb->args[0];
+
+	if (d) {
+		rhashtable_walk_exit(&d->iter);
+		kfree(d);
+	}
+	return 0;
+}
+
+static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct qp_dump *d = (struct qp_dump *)cb->args[0];
+	struct rocect_qp *qp;
+	void *hdr;
+
+	rhashtable_walk_start(&d->iter);
+	while ((qp = rhashtable_walk_peek(&d->iter))) {
+		if (IS_ERR(qp)) {
+			if (PTR_ERR(qp) != -EAGAIN)
+				break;
+			/* A resize restarted the walk: flag the dump. */
+			d->restarts++;
+			continue;
+		}
+		cb->seq = atomic_read(&rocect_net(net)->qps.gen) + d->restarts;
+		if (qp_match(qp, &d->filter)) {
+			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, &rocect_family,
+					  NLM_F_MULTI, ROCECT_CMD_QP_GET);
+			if (!hdr)
+				break;
+			genl_dump_check_consistent(cb, hdr);
+			if (fill_qp(skb, net, qp)) {
+				genlmsg_cancel(skb, hdr);
+				break;	/* retried first in the next message */
+			}
+			genlmsg_end(skb, hdr);
+		}
+		rhashtable_walk_next(&d->iter);
+	}
+	rhashtable_walk_stop(&d->iter);
+	return skb->len;
+}
+
+static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct qp_filter f;
+	int err;
+
+	err = parse_key(info, &f);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_SQPN))
+		return -EINVAL;
+	if (f.origin >= 0 || f.state >= 0) {
+		NL_SET_ERR_MSG(info->extack,
+			       "origin and state of a new entry are set by the kernel");
+		return -EINVAL;
+	}
+	return rocect_qp_add(genl_info_net(info), &f.key, f.sqpn,
+			     ROCECT_ORIGIN_MANAGED, ROCECT_STATE_ESTABLISHED,
+			     info->extack);
+}
+
+static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct qp_filter f;
+	int err;
+
+	err = parse_key(info, &f);
+	if (err)
+		return err;
+	err = rocect_qp_del(genl_info_net(info), &f.key);
+	if (err)
+		NL_SET_ERR_MSG(info->extack, "no such QP entry");
+	return err;
+}
+
+static int qp_flush_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *origin = info->attrs[ROCECT_A_QP_ORIGIN];
+
+	rocect_qp_flush(genl_info_net(info), origin ? nla_get_u8(origin) : -1);
+	return 0;
+}
+
+/* Counters of value V go in a nest as attribute V + 1. */
+static int put_counters(struct sk_buff *skb, int type, const u64 *ctr,
+			unsigned int n, unsigned int first)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = first; i < n; i++)
+		if (nla_put_u64_64bit(skb, i + 1, ctr[i], 0))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
+{
+	struct rocect_stats s;
+	const u64 *c = s.ctr;
+
+	rocect_stats_sum(rn, &s);
+	if (nla_put_u64_64bit(skb, ROCECT_A_STATS_PACKETS, s.packets,
+			      ROCECT_A_STATS_PAD) ||
+	    put_counters(skb, ROCECT_A_STATS_CLASS, s.class, ROCE_CLASS_MAX, 0) ||
+	    put_counters(skb, ROCECT_A_STATS_MALFORMED, s.malformed,
+			 ROCE_MAL_MAX, 1) ||
+	    put_counters(skb, ROCECT_A_STATS_CM, s.cm, ROCE_CM_KIND_MAX, 0) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_ICRC_BAD,
+			      c[ROCECT_CTR_ICRC_BAD], ROCECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_TABLE_FULL,
+			      c[ROCECT_CTR_TABLE_FULL], ROCECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_CREATED,
+			      c[ROCECT_CTR_QP_CREATED], ROCECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_DESTROYED,
+			      c[ROCECT_CTR_QP_DESTROYED], ROCECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_EXPIRED,
+			      c[ROCECT_CTR_QP_EXPIRED], ROCECT_A_STATS_PAD) ||
+	    nla_put_u32(skb, ROCECT_A_STATS_QP_COUNT, READ_ONCE(rn->qps.count)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
+{
+	const struct rocect_config *c = &rn->config;
+
+	if (nla_put_u32(skb, ROCECT_A_CONFIG_MAX_QPS, c->max_qps) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_IDLE_TIMEOUT, c->idle_timeout) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
+			c->timewait_timeout) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_UNKNOWN_QP, c->unknown_qp))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Reply with the namespace's statistics or configuration. */
+static int reply_net(struct genl_info *info,
+		     int (*fill)(struct sk_buff *, struct rocect_net *))
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rocect_family, 0, info->genlhdr->cmd);
+	if (!hdr || fill(msg, rocect_net(genl_info_net(info)))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return reply_net(info, fill_stats);
+}
+
+static int stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	rocect_stats_reset(rocect_net(genl_info_net(info)));
+	return 0;
+}
+
+static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return reply_net(info, fill_config);
+}
+
+static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rocect_config *c = &rocect_net(genl_info_net(info))->config;
+	struct nlattr **tb = info->attrs;
+	bool any = false;
+
+	/* The policy has checked every range: apply all or nothing. */
+	if (tb[ROCECT_A_CONFIG_MAX_QPS]) {
+		WRITE_ONCE(c->max_qps, nla_get_u32(tb[ROCECT_A_CONFIG_MAX_QPS]));
+		any = true;
+	}
+	if (tb[ROCECT_A_CONFIG_IDLE_TIMEOUT]) {
+		WRITE_ONCE(c->idle_timeout,
+			   nla_get_u32(tb[ROCECT_A_CONFIG_IDLE_TIMEOUT]));
+		any = true;
+	}
+	if (tb[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT]) {
+		WRITE_ONCE(c->timewait_timeout,
+			   nla_get_u32(tb[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT]));
+		any = true;
+	}
+	if (tb[ROCECT_A_CONFIG_UNKNOWN_QP]) {
+		WRITE_ONCE(c->unknown_qp,
+			   nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]));
+		any = true;
+	}
+	if (!any) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * rocect_nl_qp_notify() - announce an entry's creation, change or deletion
+ * @net: its namespace
+ * @qp: the entry
+ * @cmd: ROCECT_CMD_QP_CREATE_NTF, _CHANGE_NTF or _DELETE_NTF
+ *
+ * Context: any; allocates atomically. Costs nothing without listeners.
+ */
+void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&rocect_family, net, ROCECT_MCGRP_EVENTS_ID))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &rocect_family, 0, cmd);
+	if (!hdr || fill_qp(msg, net, qp)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&rocect_family, net, msg, 0,
+				ROCECT_MCGRP_EVENTS_ID, GFP_ATOMIC);
+}
+
+static const struct genl_ops rocect_ops[] = {
+	{
+		.cmd = ROCECT_CMD_QP_GET,
+		.doit = qp_get_doit,
+		.start = qp_dump_start,
+		.dumpit = qp_dumpit,
+		.done = qp_dump_done,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+	},
+	{
+		.cmd = ROCECT_CMD_QP_QUERY,
+		.doit = qp_query_doit,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+	},
+	{
+		.cmd = ROCECT_CMD_QP_NEW,
+		.doit = qp_new_doit,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECT_CMD_QP_DEL,
+		.doit = qp_del_doit,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECT_CMD_QP_FLUSH,
+		.doit = qp_flush_doit,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECT_CMD_STATS_GET,
+		.doit = stats_get_doit,
+	},
+	{
+		.cmd = ROCECT_CMD_STATS_RESET,
+		.doit = stats_reset_doit,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECT_CMD_CONFIG_GET,
+		.doit = config_get_doit,
+	},
+	{
+		.cmd = ROCECT_CMD_CONFIG_SET,
+		.doit = config_set_doit,
+		.policy = config_policy,
+		.maxattr = ROCECT_A_CONFIG_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group rocect_mcgrps[] = {
+	[ROCECT_MCGRP_EVENTS_ID] = { .name = ROCECT_MCGRP_EVENTS },
+};
+
+static struct genl_family rocect_family __ro_after_init = {
+	.name = ROCECT_FAMILY_NAME,
+	.version = ROCECT_FAMILY_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = rocect_ops,
+	.n_ops = ARRAY_SIZE(rocect_ops),
+	.mcgrps = rocect_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rocect_mcgrps),
+};
+
+/**
+ * rocect_nl_init() - register the "rocect" family
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_nl_init(void)
+{
+	/* The uapi numbers the counters like the wire library's enums. */
+	BUILD_BUG_ON((int)__ROCECT_CLASS_MAX != (int)ROCE_CLASS_MAX);
+	BUILD_BUG_ON((int)__ROCECT_MALFORMED_MAX != (int)ROCE_MAL_MAX);
+	BUILD_BUG_ON((int)__ROCECT_CM_MAX != (int)ROCE_CM_KIND_MAX);
+	BUILD_BUG_ON((int)ROCECT_CLASS_CNP != (int)ROCE_CLASS_CNP);
+	BUILD_BUG_ON((int)ROCECT_MALFORMED_CNP_LEN != (int)ROCE_MAL_CNP_LEN);
+	BUILD_BUG_ON((int)ROCECT_CM_APR != (int)ROCE_CM_KIND_APR);
+	return genl_register_family(&rocect_family);
+}
+
+/**
+ * rocect_nl_exit() - unregister the family
+ */
+void rocect_nl_exit(void)
+{
+	genl_unregister_family(&rocect_family);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ROCECT_NETLINK_H
+#define _ROCECT_NETLINK_H
+
+#include <net/net_namespace.h>
+
+struct rocect_qp;
+
+void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd);
+int rocect_nl_init(void);
+void rocect_nl_exit(void);
+
+#endif /* _ROCECT_NETLINK_H */

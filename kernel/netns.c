@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-namespace state: created with each network namespace (and for every
+ * existing one at module load), destroyed with it (and at module unload).
+ */
+#include <net/netns/generic.h>
+
+#include "netns.h"
+
+static unsigned int rocect_net_id __read_mostly;
+
+/**
+ * rocect_net() - rocect's state in a namespace
+ * @net: the namespace
+ *
+ * Return: the state; valid while @net is alive.
+ */
+struct rocect_net *rocect_net(const struct net *net)
+{
+	return net_generic(net, rocect_net_id);
+}
+
+static int __net_init rocect_net_init(struct net *net)
+{
+	struct rocect_net *rn = rocect_net(net);
+	int err;
+
+	err = rocect_stats_net_init(rn);
+	if (err)
+		return err;
+	rocect_config_net_init(rn);
+	err = rocect_qp_net_init(rn);
+	if (err)
+		goto err_stats;
+	return 0;
+
+err_stats:
+	rocect_stats_net_exit(rn);
+	return err;
+}
+
+static void __net_exit rocect_net_exit(struct net *net)
+{
+	struct rocect_net *rn = rocect_net(net);
+
+	rocect_qp_net_exit(rn);
+	rocect_stats_net_exit(rn);
+}
+
+static struct pernet_operations rocect_net_ops = {
+	.init = rocect_net_init,
+	.exit = rocect_net_exit,
+	.id = &rocect_net_id,
+	.size = sizeof(struct rocect_net),
+};
+
+/**
+ * rocect_netns_init() - set up rocect in every namespace, now and later
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_netns_init(void)
+{
+	return register_pernet_subsys(&rocect_net_ops);
+}
+
+/**
+ * rocect_netns_exit() - tear rocect down in every namespace
+ */
+void rocect_netns_exit(void)
+{
+	unregister_pernet_subsys(&rocect_net_ops);
+}

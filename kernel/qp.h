@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ROCECT_QP_H
+#define _ROCECT_QP_H
+
+#include <linux/atomic.h>
+#include <linux/netlink.h>
+#include <linux/rhashtable-types.h>
+#include <linux/spinlock.h>
+#include <linux/netfilter.h>
+
+struct rocect_net;
+
+/**
+ * struct rocect_qp_key - what a RoCE data packet identifies its QP by
+ * @saddr: IP source
+ * @daddr: IP destination
+ * @dqpn: BTH destination QP
+ * @zone: conntrack zone ID
+ * @family: 4 or 6
+ * @pad: zero: the key is hashed and compared as bytes
+ *
+ * The network namespace is implicit: each has its own table.
+ */
+struct rocect_qp_key {
+	union nf_inet_addr saddr;
+	union nf_inet_addr daddr;
+	u32 dqpn;
+	u16 zone;
+	u8 family;
+	u8 pad;
+};
+
+/**
+ * struct rocect_qp - one direction of a QP pair: packets from @key.saddr to
+ *	QP @key.dqpn at @key.daddr come from QP @sqpn
+ * @node: in the namespace's table
+ * @key: lookup key
+ * @sqpn: the source QP of those packets
+ * @origin: &enum rocect_origin
+ * @state: &enum rocect_state
+ * @packets: packets seen
+ * @bytes: their IP length
+ * @last_seen: jiffies of the last packet, or of creation
+ * @rcu: deferred free
+ */
+struct rocect_qp {
+	struct rhash_head node;
+	struct rocect_qp_key key;
+	u32 sqpn;
+	u8 origin;
+	u8 state;
+	atomic64_t packets;
+	atomic64_t bytes;
+	unsigned long last_seen;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct rocect_qp_table - the QP entries of one namespace
+ * @ht: entries by key; lookups under RCU, no lock
+ * @lock: serialises changes, so the count limit and @gen are exact
+ * @count: entries in @ht
+ * @gen: bumped by every insertion and removal, for dump consistency
+ */
+struct rocect_qp_table {
+	struct rhashtable ht;
+	spinlock_t lock;	/* protects count and changes of ht */
+	unsigned int count;
+	atomic_t gen;
+};
+
+struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
+				   const struct rocect_qp_key *key);
+int rocect_qp_add(struct net *net, const struct rocect_qp_key *key, u32 sqpn,
+		  u8 origin, u8 state, struct netlink_ext_ack *extack);
+int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
+unsigned int rocect_qp_flush(struct net *net, int origin);
+void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes);
+
+int rocect_qp_net_init(struct rocect_net *rn);
+void rocect_qp_net_exit(struct rocect_net *rn);
+int rocect_qp_init(void);
+void rocect_qp_exit(void);
+
+#endif /* _ROCECT_QP_H */

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocect monitor: print QP events (created, changed, deleted) as they
+ * happen, until interrupted or until COUNT events were printed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rocect.h"
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct rd *rd = data;
+	json_object *o;
+	const char *ev;
+
+	switch (g->cmd) {
+	case ROCECT_CMD_QP_CREATE_NTF:
+		ev = "create";
+		break;
+	case ROCECT_CMD_QP_CHANGE_NTF:
+		ev = "change";
+		break;
+	case ROCECT_CMD_QP_DELETE_NTF:
+		ev = "delete";
+		break;
+	default:
+		return MNL_CB_OK;	/* a newer kernel's event */
+	}
+	o = qp_to_json(nlh);
+	if (rd->json) {
+		json_object_object_add(o, "event", json_object_new_string(ev));
+		rd_print_object(rd, o);
+	} else {
+		printf("%-6s", ev);
+		for (const char *const *c = qp_columns; *c; c++) {
+			json_object *v;
+
+			if (json_object_object_get_ex(o, *c, &v))
+				printf(" %s %s", *c, json_object_get_string(v));
+		}
+		putchar('\n');
+	}
+	fflush(stdout);
+	json_object_put(o);
+	return MNL_CB_OK;
+}
+
+/**
+ * cmd_monitor() - the "monitor" object: rocect monitor [ count N ]
+ * @rd: the invocation, positioned after "monitor"
+ *
+ * Return: the exit status.
+ */
+int cmd_monitor(struct rd *rd)
+{
+	uint32_t count = 0, seen = 0;
+	int grp, n;
+
+	if (rd_is(rd, "count")) {
+		if (rd_u32(rd_next(rd), UINT32_MAX, &count) || !count) {
+			pr_err("monitor: count needs a positive number");
+			return 1;
+		}
+	}
+	if (!rd_no_arg(rd)) {
+		fprintf(stderr, "Usage: rocect [-j] monitor [ count N ]\n");
+		return rd_is(rd, "help") ? 0 : 1;
+	}
+	grp = rd->mcgrp_events;
+	if (mnl_socket_setsockopt(rd->nl, NETLINK_ADD_MEMBERSHIP, &grp,
+				  sizeof(grp))) {
+		pr_err("cannot join the events group: %s", strerror(errno));
+		return 1;
+	}
+	/* Tell a waiting script that events from now on will be seen. */
+	fprintf(stderr, "rocect: monitoring QP events\n");
+	while (!count || seen < count) {
+		n = mnl_socket_recvfrom(rd->nl, rd->buf, MNL_SOCKET_BUFFER_SIZE);
+		if (n < 0) {
+			if (errno == ENOBUFS) {
+				pr_err("events were lost (receive buffer overrun)");
+				continue;
+			}
+			pr_err("%s", strerror(errno));
+			return 1;
+		}
+		for (struct nlmsghdr *nlh = (struct nlmsghdr *)rd->buf;
+		     mnl_nlmsg_ok(nlh, n) && (!count || seen < count);
+		     nlh = mnl_nlmsg_next(nlh, &n), seen++)
+			event_cb(nlh, rd);
+	}
+	return 0;
+}

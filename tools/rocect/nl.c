@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink plumbing: open a socket, resolve the "rocect" family and
+ * its multicast group, send a request and run replies through a callback,
+ * reporting the kernel's extended ACK message on failure.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/netlink.h>
+
+#include "rocect.h"
+
+/* The kernel's extended ACK message for the last failed request. */
+static char extack_msg[256];
+
+static int family_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, CTRL_ATTR_MAX) > 0)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *grp, *g[CTRL_ATTR_MCAST_GRP_MAX + 1];
+	struct rd *rd = data;
+
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, tb);
+	if (!tb[CTRL_ATTR_FAMILY_ID])
+		return MNL_CB_ERROR;
+	rd->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
+		memset(g, 0, sizeof(g));
+		mnl_attr_parse_nested(grp, family_attr_cb, g);
+		if (g[CTRL_ATTR_MCAST_GRP_NAME] && g[CTRL_ATTR_MCAST_GRP_ID] &&
+		    !strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]),
+			    ROCECT_MCGRP_EVENTS))
+			rd->mcgrp_events =
+				mnl_attr_get_u32(g[CTRL_ATTR_MCAST_GRP_ID]);
+	}
+	return MNL_CB_OK;
+}
+
+/**
+ * rd_nl_open() - open the socket and find the rocect family
+ * @rd: the invocation
+ *
+ * Return: 0, or -1 after printing why (the module is missing, say).
+ */
+int rd_nl_open(struct rd *rd)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	int one = 1;
+
+	rd->buf = malloc(MNL_SOCKET_BUFFER_SIZE);
+	rd->nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!rd->buf || !rd->nl || mnl_socket_bind(rd->nl, 0, MNL_SOCKET_AUTOPID)) {
+		pr_err("cannot open a generic netlink socket: %s", strerror(errno));
+		return -1;
+	}
+	/* Ask for the kernel's error messages, and not our request back. */
+	mnl_socket_setsockopt(rd->nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(rd->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	rd->seq = time(NULL);
+
+	nlh = mnl_nlmsg_put_header(rd->buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++rd->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ROCECT_FAMILY_NAME);
+	if (rd_talk(rd, nlh, family_cb, rd) < 0) {
+		if (errno == ENOENT)
+			pr_err("the rocect netlink family is not available: load the module (modprobe nf_conntrack_roce)");
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * rd_nl_close() - close the socket
+ * @rd: the invocation
+ */
+void rd_nl_close(struct rd *rd)
+{
+	if (rd->nl)
+		mnl_socket_close(rd->nl);
+	free(rd->buf);
+}
+
+/**
+ * rd_msg() - start a request of the rocect family
+ * @rd: the invocation
+ * @cmd: ROCECT_CMD_*
+ * @flags: NLM_F_DUMP or 0; NLM_F_REQUEST and NLM_F_ACK are added
+ *
+ * Return: the message, to which attributes can be added.
+ */
+struct nlmsghdr *rd_msg(struct rd *rd, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rd->buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = rd->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++rd->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = ROCECT_FAMILY_VERSION;
+	return nlh;
+}
+
+struct talk {
+	mnl_cb_t cb;
+	void *data;
+	bool interrupted;
+};
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk *t = data;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		t->interrupted = true;
+	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
+}
+
+/* An error or ACK: print the kernel's message, if any, and stop. */
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (!err->error)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		off = sizeof(*err);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += err->msg.nlmsg_len - sizeof(err->msg);
+		mnl_attr_for_each(attr, nlh, off) {
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+			    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
+				snprintf(extack_msg, sizeof(extack_msg), "%s",
+					 mnl_attr_get_str(attr));
+		}
+	}
+	errno = -err->error;
+	return MNL_CB_ERROR;
+}
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	/* A dump's end carries its error, if any, like an NLMSG_ERROR. */
+	const int *rc = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(*rc)) && *rc < 0) {
+		errno = -*rc;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
+/**
+ * rd_talk() - send a request and process every reply
+ * @rd: the invocation
+ * @nlh: the request
+ * @cb: called for each reply message, may be NULL
+ * @data: for @cb
+ *
+ * Return: 0, or -1 with errno set; rd_perror() tells the user why. A dump
+ * that the kernel flagged inconsistent fails with EAGAIN.
+ */
+int rd_talk(struct rd *rd, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+	};
+	unsigned int portid = mnl_socket_get_portid(rd->nl);
+	struct talk t = { .cb = cb, .data = data };
+	ssize_t n;
+	int ret;
+
+	extack_msg[0] = 0;
+	if (mnl_socket_sendto(rd->nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	do {
+		n = mnl_socket_recvfrom(rd->nl, rd->buf, MNL_SOCKET_BUFFER_SIZE);
+		if (n < 0)
+			return -1;
+		ret = mnl_cb_run2(rd->buf, n, nlh->nlmsg_seq, portid, data_cb,
+				  &t, ctl, NLMSG_MIN_TYPE);
+	} while (ret > MNL_CB_STOP);
+	if (ret < 0)
+		return -1;
+	if (t.interrupted) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return 0;
+}
+
+struct attr_table {
+	const struct nlattr **tb;
+	int max;
+};
+
+static int attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct attr_table *t = data;
+	int type = mnl_attr_get_type(attr);
+
+	/* Attributes of a newer kernel are skipped, not fatal. */
+	if (type > 0 && type <= t->max)
+		t->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/**
+ * rd_attrs() - index a rocect message's attributes by type
+ * @nlh: the message
+ * @tb: array of @max + 1 entries
+ * @max: highest attribute type known
+ *
+ * Return: 0.
+ */
+int rd_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb, int max)
+{
+	struct attr_table t = { .tb = tb, .max = max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attr_cb, &t) < 0;
+}
+
+/**
+ * rd_perror() - report why the last rd_talk() failed
+ *
+ * The kernel's own message comes first, verbatim, then the errno text.
+ */
+void rd_perror(void)
+{
+	const char *hint = errno == EPERM ? " (needs CAP_NET_ADMIN)" : "";
+
+	if (extack_msg[0])
+		pr_err("%s: %s%s", extack_msg, strerror(errno), hint);
+	else
+		pr_err("%s%s", strerror(errno), hint);
+}

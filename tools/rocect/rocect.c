@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocect: query and steer nf_conntrack_roce through its generic netlink
+ * family. Object-verb syntax in the style of iproute2's rdma and ip:
+ *
+ *   rocect [ OPTIONS ] { qp | stats | config | monitor | help } [ COMMAND ]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocect.h"
+
+#define ROCECT_VERSION "0.2"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"Usage: rocect [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"       rocect [ -j [ -p ] ] -b FILE\n"
+		"where  OBJECT := { qp | stats | config | monitor }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n"
+		"Each object has its own help: rocect qp help\n");
+}
+
+static const struct {
+	const char *name;
+	int (*func)(struct rd *rd);
+} objects[] = {
+	{ "qp", cmd_qp },
+	{ "stats", cmd_stats },
+	{ "config", cmd_config },
+	{ "monitor", cmd_monitor },
+};
+
+static int find_object(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(name, objects[i].name))
+			return i;
+	return -1;
+}
+
+/* Run one command line (already split into words). */
+static int run(struct rd *rd)
+{
+	const char *obj = rd_next(rd);
+	int i;
+
+	if (!obj || !strcmp(obj, "help")) {
+		usage();
+		return obj ? 0 : 1;
+	}
+	i = find_object(obj);
+	if (i < 0) {
+		pr_err("unknown object '%s'; try 'rocect help'", obj);
+		return 1;
+	}
+	return objects[i].func(rd);
+}
+
+/* -b FILE: one command per line, all on one socket; stops at an error. */
+static int run_batch(struct rd *rd, const char *file)
+{
+	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char line[1024], *words[64], *save, *w;
+	int lineno = 0, n, ret = 0;
+
+	if (!in) {
+		pr_err("%s: %s", file, strerror(errno));
+		return 1;
+	}
+	while (!ret && fgets(line, sizeof(line), in)) {
+		lineno++;
+		n = 0;
+		for (w = strtok_r(line, " \t\r\n", &save); w && n < 64;
+		     w = strtok_r(NULL, " \t\r\n", &save))
+			words[n++] = w;
+		if (!n || words[0][0] == '#')
+			continue;
+		if (!strcmp(words[0], "monitor")) {
+			pr_err("%s:%d: monitor cannot run in a batch", file, lineno);
+			ret = 1;
+			break;
+		}
+		rd->argc = n;
+		rd->argv = words;
+		ret = run(rd);
+		if (ret)
+			pr_err("%s:%d: command failed", file, lineno);
+	}
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rd rd = { 0 };
+	const char *batch_file = NULL;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "+jpb:Vh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			rd.json = true;
+			break;
+		case 'p':
+			rd.pretty = true;
+			break;
+		case 'b':
+			batch_file = optarg;
+			break;
+		case 'V':
+			printf("rocect %s\n", ROCECT_VERSION);
+			return 0;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return 1;
+		}
+	}
+	if (rd.pretty && !rd.json) {
+		pr_err("-p needs -j");
+		return 1;
+	}
+	rd.argc = argc - optind;
+	rd.argv = argv + optind;
+	/* Help and unknown objects need no module. */
+	if (!batch_file && (rd_no_arg(&rd) || find_object(rd_arg(&rd)) < 0 ||
+			    (rd.argc >= 2 && !strcmp(rd.argv[1], "help"))))
+		return run(&rd);
+	if (rd_nl_open(&rd)) {
+		rd_nl_close(&rd);
+		return 1;
+	}
+	ret = batch_file ? run_batch(&rd, batch_file) : run(&rd);
+	rd_nl_close(&rd);
+	return ret;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocect stats: the namespace's counters, and resetting them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rocect.h"
+#include "wire.h"
+
+static void stats_help(void)
+{
+	fprintf(stderr,
+		"Usage: rocect [-j [-p]] stats [ show ]\n"
+		"       rocect stats reset\n");
+}
+
+/* A nest whose attribute V + 1 counts value V, named by @name(V). */
+static json_object *nest_json(const struct nlattr *nest,
+			      const char *(*name)(int), bool skip_zero)
+{
+	json_object *o = json_object_new_object();
+	const struct nlattr *a;
+
+	if (!nest)
+		return o;
+	mnl_attr_for_each_nested(a, nest) {
+		uint64_t v;
+
+		if (mnl_attr_get_type(a) == 0 ||
+		    mnl_attr_get_payload_len(a) != sizeof(v))
+			continue;
+		v = mnl_attr_get_u64(a);
+		if (skip_zero && !v)
+			continue;
+		json_object_object_add(o, name(mnl_attr_get_type(a) - 1),
+				       json_object_new_int64(v));
+	}
+	return o;
+}
+
+static const char *class_name(int v)
+{
+	return roce_class_name(v);
+}
+
+static const char *malformed_name(int v)
+{
+	return roce_malformed_name(v);
+}
+
+static const char *cm_name(int v)
+{
+	return roce_cm_kind_name(v);
+}
+
+static const struct {
+	int attr;
+	const char *key;
+} counters[] = {
+	{ ROCECT_A_STATS_PACKETS, "packets" },
+	{ ROCECT_A_STATS_ICRC_BAD, "icrc-bad" },
+	{ ROCECT_A_STATS_TABLE_FULL, "table-full" },
+	{ ROCECT_A_STATS_QP_CREATED, "qp-created" },
+	{ ROCECT_A_STATS_QP_DESTROYED, "qp-destroyed" },
+	{ ROCECT_A_STATS_QP_EXPIRED, "qp-expired" },
+};
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECT_A_STATS_MAX + 1];
+	json_object *o = data;
+	unsigned int i;
+
+	rd_attrs(nlh, tb, ROCECT_A_STATS_MAX);
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		const struct nlattr *a = tb[counters[i].attr];
+
+		if (a)
+			json_object_object_add(o, counters[i].key,
+					       json_object_new_int64(mnl_attr_get_u64(a)));
+	}
+	if (tb[ROCECT_A_STATS_QP_COUNT]) {
+		uint32_t n = mnl_attr_get_u32(tb[ROCECT_A_STATS_QP_COUNT]);
+
+		json_object_object_add(o, "qp-count", json_object_new_int64(n));
+	}
+	json_object_object_add(o, "class",
+			       nest_json(tb[ROCECT_A_STATS_CLASS], class_name, false));
+	json_object_object_add(o, "malformed",
+			       nest_json(tb[ROCECT_A_STATS_MALFORMED], malformed_name,
+					 false));
+	json_object_object_add(o, "cm",
+			       nest_json(tb[ROCECT_A_STATS_CM], cm_name, false));
+	return MNL_CB_OK;
+}
+
+/* Text: "key value" lines; nests as "group.key value". */
+static void print_text(json_object *o, const char *prefix)
+{
+	json_object_object_foreach(o, key, val) {
+		if (json_object_is_type(val, json_type_object)) {
+			print_text(val, key);
+			continue;
+		}
+		if (prefix)
+			printf("%s.%s %s\n", prefix, key, json_object_get_string(val));
+		else
+			printf("%s %s\n", key, json_object_get_string(val));
+	}
+}
+
+static int stats_show(struct rd *rd)
+{
+	json_object *o = json_object_new_object();
+	int ret = 0;
+
+	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_GET, 0), stats_cb, o)) {
+		rd_perror();
+		ret = 1;
+	} else if (rd->json) {
+		rd_print_object(rd, o);
+	} else {
+		print_text(o, NULL);
+	}
+	json_object_put(o);
+	return ret;
+}
+
+/**
+ * cmd_stats() - the "stats" object
+ * @rd: the invocation, positioned after "stats"
+ *
+ * Return: the exit status.
+ */
+int cmd_stats(struct rd *rd)
+{
+	if (rd_no_arg(rd) || rd_is(rd, "show"))
+		return rd_no_arg(rd) ? stats_show(rd) :
+		       (pr_err("'stats show' takes no arguments"), 1);
+	if (rd_is(rd, "reset")) {
+		if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_RESET, 0), NULL, NULL)) {
+			rd_perror();
+			return 1;
+		}
+		return 0;
+	}
+	if (rd_is(rd, "help")) {
+		stats_help();
+		return 0;
+	}
+	pr_err("unknown stats command '%s'; try 'rocect stats help'", rd_arg(rd));
+	return 1;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * rocect: the generic netlink interface of nf_conntrack_roce.
+ *
+ * Documentation/netlink/specs/rocect.yaml is the specification; this header
+ * is kept in step with it by hand (6.1 has no YNL code generation).
+ *
+ * Every command acts on the caller's network namespace. Commands that change
+ * state need CAP_NET_ADMIN in the user namespace owning that network
+ * namespace; reading does not.
+ *
+ * ROCECT_CMD_QP_GET (do and dump), ROCECT_CMD_QP_QUERY,
+ * ROCECT_CMD_QP_NEW, ROCECT_CMD_QP_DEL, ROCECT_CMD_QP_FLUSH:
+ *   request and reply attributes from the "qp" set:
+ *     ROCECT_A_QP_ZONE           u16, conntrack zone (default 0)
+ *     ROCECT_A_QP_SADDR4|6       source address (be32 or 16 bytes)
+ *     ROCECT_A_QP_DADDR4|6       destination address
+ *     ROCECT_A_QP_DQPN           u32, destination QP of the packets (24 bits)
+ *     ROCECT_A_QP_SQPN           u32, source QP of the packets (24 bits)
+ *     ROCECT_A_QP_ORIGIN         u8, enum rocect_origin
+ *     ROCECT_A_QP_STATE          u8, enum rocect_state
+ *     ROCECT_A_QP_PACKETS        u64, packets seen to this QP from saddr
+ *     ROCECT_A_QP_BYTES          u64, their IP bytes
+ *     ROCECT_A_QP_IDLE_MSECS     u64, time since the last packet (or creation)
+ *     ROCECT_A_QP_TIMEOUT        u32, seconds until expiry, 0: never
+ *   GET do needs the whole key (zone, addresses, DQPN); GET dump takes any
+ *   of ZONE, addresses, DQPN, SQPN, ORIGIN, STATE as filters. QUERY needs
+ *   DADDR and DQPN, optionally SADDR and ZONE, and replies with the entry
+ *   (its SQPN is the answer). NEW needs the key and SQPN. DEL needs the key.
+ *   FLUSH takes an optional ORIGIN and deletes every entry or those of it.
+ *
+ * ROCECT_CMD_STATS_GET, ROCECT_CMD_STATS_RESET: the "stats" set.
+ * ROCECT_CMD_CONFIG_GET, ROCECT_CMD_CONFIG_SET: the "config" set.
+ *
+ * Multicast group "events": ROCECT_CMD_QP_CREATE_NTF, ROCECT_CMD_QP_CHANGE_NTF
+ * and ROCECT_CMD_QP_DELETE_NTF carry a QP entry (counters included).
+ */
+#ifndef _UAPI_LINUX_ROCECT_H
+#define _UAPI_LINUX_ROCECT_H
+
+#define ROCECT_FAMILY_NAME	"rocect"
+#define ROCECT_FAMILY_VERSION	1
+#define ROCECT_MCGRP_EVENTS	"events"
+
+/* Highest queue pair number: QPNs are 24 bits. */
+#define ROCECT_QPN_MAX		0xffffff
+
+enum rocect_origin {
+	ROCECT_ORIGIN_LEARNED,	/* from an RDMA CM handshake */
+	ROCECT_ORIGIN_MANAGED,	/* added through this interface */
+	__ROCECT_ORIGIN_MAX,
+};
+
+#define ROCECT_ORIGIN_MAX (__ROCECT_ORIGIN_MAX - 1)
+
+enum rocect_state {
+	ROCECT_STATE_REQ,		/* REQ seen, no REP yet */
+	ROCECT_STATE_REP,		/* REP seen, no RTU yet */
+	ROCECT_STATE_ESTABLISHED,	/* RTU or first data seen; managed */
+	ROCECT_STATE_DISCONNECTING,	/* DREQ seen */
+	ROCECT_STATE_TIMEWAIT,		/* DREP seen; expires soon */
+	__ROCECT_STATE_MAX,
+};
+
+#define ROCECT_STATE_MAX (__ROCECT_STATE_MAX - 1)
+
+enum rocect_unknown_qp_policy {
+	ROCECT_UNKNOWN_QP_ACCEPT,
+	ROCECT_UNKNOWN_QP_DROP,
+	__ROCECT_UNKNOWN_QP_MAX,
+};
+
+#define ROCECT_UNKNOWN_QP_MAX (__ROCECT_UNKNOWN_QP_MAX - 1)
+
+enum {
+	ROCECT_A_QP_UNSPEC,
+	ROCECT_A_QP_PAD,
+	ROCECT_A_QP_ZONE,
+	ROCECT_A_QP_SADDR4,
+	ROCECT_A_QP_DADDR4,
+	ROCECT_A_QP_SADDR6,
+	ROCECT_A_QP_DADDR6,
+	ROCECT_A_QP_DQPN,
+	ROCECT_A_QP_SQPN,
+	ROCECT_A_QP_ORIGIN,
+	ROCECT_A_QP_STATE,
+	ROCECT_A_QP_PACKETS,
+	ROCECT_A_QP_BYTES,
+	ROCECT_A_QP_IDLE_MSECS,
+	ROCECT_A_QP_TIMEOUT,
+
+	__ROCECT_A_QP_MAX,
+	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
+};
+
+/*
+ * Packet classes, malformed reasons and CM attributes: inside the nests
+ * ROCECT_A_STATS_CLASS, _MALFORMED and _CM, the counter of value V is the
+ * u64 attribute of type V + 1.
+ */
+enum rocect_class {
+	ROCECT_CLASS_MALFORMED,
+	ROCECT_CLASS_CM,
+	ROCECT_CLASS_GSI_OTHER,
+	ROCECT_CLASS_RC,
+	ROCECT_CLASS_UC,
+	ROCECT_CLASS_RD,
+	ROCECT_CLASS_UD,
+	ROCECT_CLASS_XRC,
+	ROCECT_CLASS_CNP,
+	ROCECT_CLASS_UNKNOWN_OPCODE,
+	__ROCECT_CLASS_MAX,
+};
+
+enum rocect_malformed {
+	ROCECT_MALFORMED_NONE,		/* never counted */
+	ROCECT_MALFORMED_CAPTURE,
+	ROCECT_MALFORMED_IP_TRUNCATED,
+	ROCECT_MALFORMED_IP_VERSION,
+	ROCECT_MALFORMED_IP_HEADER_LEN,
+	ROCECT_MALFORMED_IP_TOTAL_LEN,
+	ROCECT_MALFORMED_IP_FRAGMENT,
+	ROCECT_MALFORMED_IPV6_EXTHDR,
+	ROCECT_MALFORMED_NOT_UDP,
+	ROCECT_MALFORMED_UDP_LEN,
+	ROCECT_MALFORMED_BTH_TRUNCATED,
+	ROCECT_MALFORMED_BTH_VERSION,
+	ROCECT_MALFORMED_EXT_TRUNCATED,
+	ROCECT_MALFORMED_MAD_TRUNCATED,
+	ROCECT_MALFORMED_MAD_VERSION,
+	ROCECT_MALFORMED_CNP_LEN,
+	__ROCECT_MALFORMED_MAX,
+};
+
+enum rocect_cm {
+	ROCECT_CM_REQ,
+	ROCECT_CM_MRA,
+	ROCECT_CM_REJ,
+	ROCECT_CM_REP,
+	ROCECT_CM_RTU,
+	ROCECT_CM_DREQ,
+	ROCECT_CM_DREP,
+	ROCECT_CM_SIDR_REQ,
+	ROCECT_CM_SIDR_REP,
+	ROCECT_CM_LAP,
+	ROCECT_CM_APR,
+	ROCECT_CM_OTHER,
+	__ROCECT_CM_MAX,
+};
+
+enum {
+	ROCECT_A_STATS_UNSPEC,
+	ROCECT_A_STATS_PAD,
+	ROCECT_A_STATS_PACKETS,		/* u64, packets inspected */
+	ROCECT_A_STATS_CLASS,		/* nest, enum rocect_class */
+	ROCECT_A_STATS_MALFORMED,	/* nest, enum rocect_malformed */
+	ROCECT_A_STATS_CM,		/* nest, enum rocect_cm */
+	ROCECT_A_STATS_ICRC_BAD,	/* u64, CM MADs with a wrong ICRC */
+	ROCECT_A_STATS_TABLE_FULL,	/* u64, entries refused: max-qps */
+	ROCECT_A_STATS_QP_CREATED,	/* u64 */
+	ROCECT_A_STATS_QP_DESTROYED,	/* u64, deleted, flushed or expired */
+	ROCECT_A_STATS_QP_EXPIRED,	/* u64, of those, by timeout */
+	ROCECT_A_STATS_QP_COUNT,	/* u32, entries now */
+
+	__ROCECT_A_STATS_MAX,
+	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
+};
+
+enum {
+	ROCECT_A_CONFIG_UNSPEC,
+	ROCECT_A_CONFIG_MAX_QPS,	/* u32, 1..16777216 */
+	ROCECT_A_CONFIG_IDLE_TIMEOUT,	/* u32 s, 1..604800: learned entries */
+	ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT, /* u32 s, 1..3600 */
+	ROCECT_A_CONFIG_UNKNOWN_QP,	/* u8, enum rocect_unknown_qp_policy */
+
+	__ROCECT_A_CONFIG_MAX,
+	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
+};
+
+enum {
+	ROCECT_CMD_UNSPEC,
+	ROCECT_CMD_QP_GET,
+	ROCECT_CMD_QP_QUERY,
+	ROCECT_CMD_QP_NEW,
+	ROCECT_CMD_QP_DEL,
+	ROCECT_CMD_QP_FLUSH,
+	ROCECT_CMD_STATS_GET,
+	ROCECT_CMD_STATS_RESET,
+	ROCECT_CMD_CONFIG_GET,
+	ROCECT_CMD_CONFIG_SET,
+	ROCECT_CMD_QP_CREATE_NTF,
+	ROCECT_CMD_QP_CHANGE_NTF,
+	ROCECT_CMD_QP_DELETE_NTF,
+
+	__ROCECT_CMD_MAX,
+	ROCECT_CMD_MAX = (__ROCECT_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_ROCECT_H */
