@@ -51,7 +51,13 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
-	$(BUILD)/bin/roce_send
+	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed
+
+$(BUILD)/bin/netlink_malformed: $(TOP)/selftests/netlink_malformed.c \
+		$(TOP)/uapi/linux/rocect.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi $< \
+		$(shell pkg-config --cflags --libs libmnl) -o $@
 
 ROCECT_SRCS := $(wildcard $(TOP)/tools/rocect/*.c)
 $(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) \

@@ -17,6 +17,7 @@ ROCECT_KO=${ROCECT_KO:-$BUILD/kmod/$(uname -r)/nf_conntrack_roce.ko}
 PYTHON=${PYTHON:-/usr/bin/python3}
 ROCE_PKT="$PYTHON $SELFTESTS_DIR/wire/roce_pkt.py"
 ROCE_SEND=$BUILD/bin/roce_send
+ROCECT=$BUILD/bin/rocect
 MODULE=nf_conntrack_roce
 
 ret=$ksft_pass
@@ -134,11 +135,10 @@ install_module()
 	mkdir -p "$dir" && cp "$ROCECT_KO" "$dir/" && depmod -a
 }
 
-# stat_get NS NAME: a counter of /proc/net/stat/nf_conntrack_roce in NS.
+# stat_get NS NAME: a counter of `rocect stats` in NS ("class.cm", ...).
 stat_get()
 {
-	ip netns exec "$1" awk -v k="$2" '$1 == k { print $2 }' \
-		/proc/net/stat/nf_conntrack_roce
+	ip netns exec "$1" "$ROCECT" stats | awk -v k="$2" '$1 == k { print $2 }'
 }
 
 # expect_stat NS NAME VALUE

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# nf_conntrack_roce loads, registers its per-namespace statistics, refuses
+# nf_conntrack_roce loads, registers its netlink family, refuses
 # bad module parameters, accepts extra ports, and unloads without a trace.
 
 source "$(dirname "$0")/lib.sh"
@@ -20,11 +20,11 @@ unload_module
 # Test that the module loads and shows its counters in each namespace.
 check "module loads" load_module
 check "module is live" grep -qx Live /sys/module/$MODULE/initstate
-check "counters in /proc/net/stat" \
-	grep -q '^class.cm 0$' /proc/net/stat/nf_conntrack_roce
+check "rocect stats reads the counters" \
+	grep -q '^class.cm 0$' <("$ROCECT" stats)
 check "module unloads" rmmod $MODULE
-check "counters gone after unload" \
-	test ! -e /proc/net/stat/nf_conntrack_roce
+check "rocect family gone after unload" \
+	sh -c "! '$ROCECT' stats 2>/dev/null"
 
 # Test that a bad parameter is refused with EINVAL, not loaded.
 out=$(load_module ports=0 2>&1)

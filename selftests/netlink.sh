@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rocect netlink family's contract: malformed messages are refused with
+# the right errno and change nothing; each network namespace has its own
+# entries, configuration and counters; changes need CAP_NET_ADMIN over the
+# namespace (an unprivileged user, even in a user namespace of its own,
+# cannot change the initial namespace), reads do not; and rocect monitor
+# receives create and delete events.
+
+source "$(dirname "$0")/lib.sh"
+
+checktool jq --version
+checktool setpriv --version
+[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
+[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+cleanup()
+{
+	[ -n "${mon:-}" ] && kill "$mon" 2>/dev/null
+	rm -rf "$tmp"
+	cleanup_all_ns
+	unload_module
+}
+trap cleanup EXIT
+unload_module
+check "module loads" load_module
+R=$ROCECT
+
+# Test that malformed messages are refused and change nothing.
+"$BUILD/bin/netlink_malformed" | sed 's/^/    /'
+log_test "${PIPESTATUS[0]}" "malformed netlink messages refused (netlink_malformed)"
+
+# Test namespace isolation.
+setup_ns ns1 ns2
+check "add in ns1" ip netns exec "$ns1" $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2
+check "ns1 sees its entry" \
+	test "$(ip netns exec "$ns1" $R -j qp show | jq length)" -eq 1
+check "ns2 sees none" test "$(ip netns exec "$ns2" $R -j qp show | jq length)" -eq 0
+check "initial namespace sees none" test "$($R -j qp show | jq length)" -eq 0
+check "config set in ns1" ip netns exec "$ns1" $R config set max-qps 7
+check "ns2 keeps the default" \
+	test "$(ip netns exec "$ns2" $R -j config | jq '."max-qps"')" -eq 65536
+check "counters are per namespace" \
+	test "$(ip netns exec "$ns2" $R -j stats | jq '."qp-created"')" -eq 0
+ip netns del "$ns1"
+check "entries die with their namespace (no leak, no warning)" dmesg_clean
+
+# Test permissions: reading is free, changing needs CAP_NET_ADMIN.
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check "an unprivileged user can read" nobody $R qp show
+out=$(nobody $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 2>&1)
+[ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
+log_test $? "an unprivileged user cannot add"
+out=$(nobody $R config set max-qps 9 2>&1)
+[ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
+log_test $? "an unprivileged user cannot configure"
+if nobody unshare -Ur true 2>/dev/null; then
+	out=$(nobody unshare -Ur $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 2>&1)
+	[ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
+	log_test $? "root of a user namespace cannot change the initial netns"
+	check "... but can change a network namespace it owns" \
+		nobody unshare -Urn sh -c \
+		"$R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 && $R qp show | grep -q 10.0.0.2"
+else
+	echo "    unprivileged user namespaces disabled: skipped those checks"
+fi
+check "the initial namespace is still empty" test "$($R -j qp show | jq length)" -eq 0
+
+# Test events: monitor sees a create and a delete, with counters.
+$R -j monitor count 2 >"$tmp/events" 2>"$tmp/mon.err" &
+mon=$!
+check "monitor started" busywait 20000 grep -q monitoring "$tmp/mon.err"
+$R qp add src 10.9.0.1 dst 10.9.0.2 dqpn 0x33 sqpn 0x44
+$R qp del src 10.9.0.1 dst 10.9.0.2 dqpn 0x33
+check "monitor exits after 2 events" busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
+mon=
+check "create event with the entry" test \
+	"$(jq -s -r '.[0] | "\(.event) \(.dqpn) \(.sqpn)"' "$tmp/events")" = "create 51 68"
+check "delete event with its counters" test \
+	"$(jq -s -r '.[1] | "\(.event) \(.packets) \(.origin)"' "$tmp/events")" = "delete 0 managed"
+
+check "module unloads" rmmod $MODULE
+check "no kernel warnings" dmesg_clean
+finish

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rocect CLI against the real module: every qp command round-trips
+# (add -> show -> get -> query -> del) over IPv4 and IPv6 and in zones,
+# JSON output parses with jq, numbers take decimal and 0x hex, errors are
+# clear and exit non-zero, configuration and counters work, and a batch of
+# 100000 managed entries dumps completely and consistently.
+
+source "$(dirname "$0")/lib.sh"
+
+checktool jq --version
+[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
+[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+
+tmp=$(mktemp -d)
+cleanup()
+{
+	rm -rf "$tmp"
+	unload_module
+}
+trap cleanup EXIT
+unload_module
+
+# fails WHAT PATTERN COMMAND...: COMMAND exits non-zero and says PATTERN.
+fails()
+{
+	local msg=$1 pattern=$2 out
+
+	shift 2
+	out=$("$@" 2>&1)
+	if [ $? -ne 0 ] && grep -q -- "$pattern" <<<"$out"; then
+		log_test 0 "$msg"
+	else
+		echo "    output: $out"
+		log_test 1 "$msg"
+	fi
+}
+
+fails "missing module: says how to load it" "modprobe nf_conntrack_roce" \
+	"$ROCECT" qp show
+check "module loads" load_module
+
+R=$ROCECT
+# Test that add -> show -> get -> query -> del round-trips.
+check "add IPv4 entry (hex QPNs)" \
+	$R qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+check "add reverse direction in zone 3 (decimal QPNs)" \
+	$R qp add src 10.0.2.1 dst 10.0.1.1 dqpn 23 sqpn 42 zone 3
+check "add IPv6 entry" $R qp add src fd00:1::1 dst fd00:2::1 dqpn 0x100 sqpn 0x200
+check "show lists 3 entries" test "$($R -j qp show | jq length)" -eq 3
+json=$($R -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 42)
+[ "$(jq -r '.[0] | "\(.src) \(.dst) \(.dqpn) \(.sqpn) \(.origin) \(.state) \(.zone)"' <<<"$json")" = \
+	"10.0.1.1 10.0.2.1 42 23 managed established 0" ]
+log_test $? "get returns the entry with its fields (JSON)"
+check "query: source QPN of (10.0.2.1, 0x2a) is 0x17" \
+	test "$($R -j qp query 10.0.2.1 0x2a | jq '.[0].sqpn')" = 23
+check "query with source and zone" \
+	test "$($R -j qp query 10.0.1.1 23 src 10.0.2.1 zone 3 | jq '.[0].sqpn')" = 42
+check "query IPv6" test "$($R -j qp query fd00:2::1 256 | jq '.[0].sqpn')" = 512
+fails "query of an unknown QP fails with the kernel's reason" \
+	"no QP entry for this destination" $R qp query 10.0.2.1 0x2b
+check "show filters by zone" test "$($R -j qp show zone 3 | jq length)" -eq 1
+check "show filters by destination" \
+	test "$($R -j qp show dst 10.0.2.1 | jq '.[0].dqpn')" = 42
+check "show filters by origin" \
+	test "$($R -j qp show origin learned | jq length)" -eq 0
+check "pretty JSON is the same data" \
+	test "$($R -j -p qp show | jq -c 'map(.dqpn) | sort')" = "[23,42,256]"
+$R qp show >"$tmp/text"
+head -n1 "$tmp/text" | grep -q '^ZONE  SRC ' && [ "$(wc -l <"$tmp/text")" -eq 4 ]
+log_test $? "text table: header and one aligned line per entry"
+check "del removes the entry" $R qp del src 10.0.1.1 dst 10.0.2.1 dqpn 42
+fails "del of a missing entry fails" "no such QP entry" \
+	$R qp del src 10.0.1.1 dst 10.0.2.1 dqpn 42
+fails "duplicate add fails" "QP entry exists" \
+	$R qp add src 10.0.2.1 dst 10.0.1.1 dqpn 23 sqpn 42 zone 3
+
+# Test that bad input is refused before or by the kernel, clearly.
+fails "unknown object" "unknown object 'qpx'" $R qpx show
+fails "unknown command" "unknown qp command 'frob'" $R qp frob
+fails "bad address" "invalid address '10.0.0.300'" \
+	$R qp add src 10.0.0.300 dst 10.0.2.1 dqpn 1 sqpn 2
+fails "mixed families" "families differ" \
+	$R qp add src 10.0.0.1 dst fd00::1 dqpn 1 sqpn 2
+fails "QPN beyond 24 bits" "invalid QPN" \
+	$R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 0x1000000 sqpn 2
+fails "missing sqpn" "missing 'sqpn'" $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1
+check "leading zero is decimal, not octal" \
+	$R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 010 sqpn 2
+check "... so dqpn 010 is 10" test "$($R -j qp show src 10.0.0.1 | jq '.[0].dqpn')" = 10
+
+# Test configuration and counters.
+check "config set" $R config set max-qps 4 idle-timeout 60 unknown-qp drop
+check "config shows the new values" test \
+	"$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."unknown-qp"]')" = '[4,60,"drop"]'
+fails "config out of range: kernel message shown" "integer out of range" \
+	$R config set max-qps 0
+fails "config unknown key" "unknown setting 'colour'" $R config set colour blue
+check "fill the table to max-qps" \
+	$R qp add src 10.0.0.5 dst 10.0.0.6 dqpn 1 sqpn 2
+fails "add beyond max-qps fails" "QP table is full" \
+	$R qp add src 10.0.0.7 dst 10.0.0.8 dqpn 1 sqpn 2
+check "table-full counted" test "$($R -j stats | jq '."table-full"')" -eq 1
+check "qp-count is 4" test "$($R -j stats | jq '."qp-count"')" -eq 4
+check "stats reset" $R stats reset
+check "counters are zero after reset" \
+	test "$($R -j stats | jq '[."table-full", ."qp-created"] | add')" -eq 0
+check "flush managed" $R qp flush origin managed
+check "table empty after flush" test "$($R -j qp show | jq length)" -eq 0
+
+# Test a batch of 100000 entries: all created, dumped once each.
+check "raise max-qps" $R config set max-qps 200000
+$R stats reset
+awk 'BEGIN { for (i = 0; i < 100000; i++)
+	printf "qp add src 10.%d.%d.1 dst 10.200.0.1 dqpn %d sqpn %d\n",
+		i / 256 % 256, i % 256, i % 16777216, (i * 7) % 16777216 }' \
+	>"$tmp/batch"
+check "batch of 100000 adds" $R -b "$tmp/batch"
+$R -j qp show >"$tmp/dump"
+log_test $? "dump of 100000 entries"
+check "dump has 100000 entries" test "$(jq length "$tmp/dump")" -eq 100000
+check "each entry once (unique keys)" test \
+	"$(jq '[.[] | "\(.src) \(.dqpn)"] | unique | length' "$tmp/dump")" -eq 100000
+check "dump agrees with the batch (sqpn = 7 * dqpn)" test \
+	"$(jq '[.[] | select(.sqpn != (.dqpn * 7) % 16777216)] | length' "$tmp/dump")" -eq 0
+check "flush all" $R qp flush
+check "stats: 100000 created and destroyed" test \
+	"$($R -j stats | jq '[."qp-created", ."qp-destroyed"] | @csv')" = '"100000,100000"'
+
+check "module unloads" rmmod $MODULE
+check "no kernel warnings" dmesg_clean
+finish
