@@ -2,7 +2,8 @@
 /*
  * The conntrack helper "roce": called for every packet of a UDP conntrack
  * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers, counts
- * what it saw and accounts data packets to their QP entry.
+ * what it saw and accounts data packets to their QP entry; with the
+ * unknown-qp drop policy, data to a QP without an entry is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -10,6 +11,8 @@
 #include <linux/skbuff.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_helper.h>
+#include <net/netfilter/nf_conntrack_zones.h>
+#include <uapi/linux/rocect.h>
 
 #include "helper.h"
 #include "netns.h"
@@ -45,9 +48,12 @@ static bool is_data(const struct roce_pkt *pkt)
 	}
 }
 
-/* Count a data packet on the entry of its (zone, addresses, QP). */
-static void account_data(struct rocect_net *rn, const struct nf_conn *ct,
-			 const struct roce_pkt *pkt)
+/*
+ * Count a data packet on the entry of its (zone, addresses, QP). Without an
+ * entry, the namespace's unknown-qp policy decides its fate.
+ */
+static int account_data(struct rocect_net *rn, struct sk_buff *skb,
+			const struct nf_conn *ct, const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key = {
 		.dqpn = pkt->bth.dest_qp,
@@ -61,8 +67,15 @@ static void account_data(struct rocect_net *rn, const struct nf_conn *ct,
 	memcpy(&key.saddr, pkt->saddr, sizeof(key.saddr));
 	memcpy(&key.daddr, pkt->daddr, sizeof(key.daddr));
 	qp = rocect_qp_lookup(rn, &key);
-	if (qp)
+	if (qp) {
 		rocect_qp_account(qp, pkt->len);
+		return NF_ACCEPT;
+	}
+	if (READ_ONCE(rn->config.unknown_qp) != ROCECT_UNKNOWN_QP_DROP)
+		return NF_ACCEPT;
+	rocect_stats_inc(rn, ROCECT_CTR_UNKNOWN_QP_DROPPED);
+	nf_ct_helper_log(skb, ct, "no QP entry for QP 0x%06x", key.dqpn);
+	return NF_DROP;
 }
 
 static int roce_help(struct sk_buff *skb, unsigned int protoff,
@@ -87,7 +100,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	    !roce_icrc_verify(ip, pkt.l4_off, pkt.len))
 		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
 	else if (is_data(&pkt))
-		account_data(rn, ct, &pkt);
+		return account_data(rn, skb, ct, &pkt);
 	return NF_ACCEPT;
 }
 
@@ -101,7 +114,6 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
  */
 int rocect_helper_init(const unsigned short *ports, unsigned int nports)
 {
-	char name[NF_CT_HELPER_NAME_LEN];
 	unsigned int i;
 	int err;
 
@@ -112,18 +124,14 @@ int rocect_helper_init(const unsigned short *ports, unsigned int nports)
 			pr_err("ports: 0 is not a UDP port\n");
 			return -EINVAL;
 		}
-		if (i == 0)
-			strscpy(name, ROCECT_HELPER_NAME, sizeof(name));
-		else
-			snprintf(name, sizeof(name), ROCECT_HELPER_NAME "-%u",
-				 ports[i]);
-		nf_ct_helper_init(&helpers[2 * i], AF_INET, IPPROTO_UDP, name,
-				  ROCE_UDP_PORT, ports[i], ports[i],
-				  &expect_policy, 0, roce_help, NULL,
+		/* Names ports other than 4791 "roce-<port>" itself. */
+		nf_ct_helper_init(&helpers[2 * i], AF_INET, IPPROTO_UDP,
+				  ROCECT_HELPER_NAME, ROCE_UDP_PORT, ports[i],
+				  ports[i], &expect_policy, 0, roce_help, NULL,
 				  THIS_MODULE);
 		nf_ct_helper_init(&helpers[2 * i + 1], AF_INET6, IPPROTO_UDP,
-				  name, ROCE_UDP_PORT, ports[i], ports[i],
-				  &expect_policy, 0, roce_help, NULL,
+				  ROCECT_HELPER_NAME, ROCE_UDP_PORT, ports[i],
+				  ports[i], &expect_policy, 0, roce_help, NULL,
 				  THIS_MODULE);
 	}
 	err = nf_conntrack_helpers_register(helpers, 2 * nports);

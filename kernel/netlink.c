@@ -478,6 +478,9 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 			      c[ROCECT_CTR_QP_DESTROYED], ROCECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_EXPIRED,
 			      c[ROCECT_CTR_QP_EXPIRED], ROCECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_STATS_UNKNOWN_QP_DROPPED,
+			      c[ROCECT_CTR_UNKNOWN_QP_DROPPED],
+			      ROCECT_A_STATS_PAD) ||
 	    nla_put_u32(skb, ROCECT_A_STATS_QP_COUNT, READ_ONCE(rn->qps.count)))
 		return -EMSGSIZE;
 	return 0;

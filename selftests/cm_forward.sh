@@ -5,7 +5,9 @@
 # router that attaches helper "roce" with nft: conntrack on the router shows
 # helper=roce, the helper's counters see each CM message, a MAD with a bad
 # ICRC and a truncated packet are counted, and the end hosts' namespaces
-# (no helper there) count nothing. IPv4 and IPv6.
+# (no helper there) count nothing. IPv4 and IPv6. With the unknown-qp drop
+# policy the router drops data to a QP without an entry, and passes and
+# counts it once a managed entry exists.
 #
 #   a (10.0.1.1, fd00:1::1) -- r (forwarding, helper) -- b (10.0.2.1, fd00:2::1)
 
@@ -64,6 +66,8 @@ for fam, a, b in ((4, '10.0.1.1', '10.0.2.1'), (6, 'fd00:1::1', 'fd00:2::1')):
 req = bytearray(bytes(roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1')['req']))
 req[100] ^= 0xff
 save('bad-icrc', IP(bytes(req)))
+save('data', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
+                                  dqpn=0x2a, psn=1, payload_len=64))
 save('short', IP(src='10.0.1.1', dst='10.0.2.1') /
       UDP(sport=49152, dport=4791) / Raw(b'\\x64' * 10))
 "
@@ -119,6 +123,38 @@ check "icrc-bad counted" expect_stat "$r" icrc-bad 1
 check "a 10-byte RoCE payload sent" send "$a" short
 check "a 10-byte RoCE payload is malformed (bth-truncated)" \
 	expect_stat "$r" malformed.bth-truncated 1
+
+# Test the QP firewall: unknown-qp drop on r, then a managed entry.
+# b_seen: RoCE packets that reached b, counted by nft in b.
+b_seen()
+{
+	ip netns exec "$b" nft list chain inet cnt in | grep -o 'packets [0-9]*' |
+		cut -d' ' -f2
+}
+ip netns exec "$b" nft -f - <<-EOT
+	table inet cnt {
+	    chain in {
+	        type filter hook prerouting priority filter;
+	        udp dport 4791 counter
+	    }
+	}
+EOT
+check "unknown-qp drop on r" ip netns exec "$r" "$ROCECT" config set unknown-qp drop
+seen=$(b_seen)
+check "data packet to QP 0x2a sent" send "$a" data
+check "... dropped on r: unknown-qp-dropped 1" expect_stat "$r" unknown-qp-dropped 1
+check "... never reached b" test "$(b_seen)" -eq "$seen"
+check "managed entry for A -> B QP 0x2a on r" ip netns exec "$r" "$ROCECT" qp add \
+	src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+check "data packet sent again" send "$a" data
+check "... reached b" busywait 5000 test "$(b_seen)" -eq $((seen + 1))
+check "... no new drop" expect_stat "$r" unknown-qp-dropped 1
+entry=$(ip netns exec "$r" "$ROCECT" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a)
+len=$(($(tr -d '\n' <"$pkts/data" | wc -c) / 2))
+check "... counted on the entry: 1 packet of $len bytes" \
+	test "$(jq -c '.[0] | [.packets, .bytes]' <<<"$entry")" = "[1,$len]"
+check "CM still passes under the drop policy" send "$a" v4-rtu
+check "... counted as CM" expect_stat "$r" class.cm 8
 
 # Test that the counters are per namespace: nothing in a or b.
 check "no helper traffic counted in a" expect_stat "$a" packets 0

@@ -19,7 +19,7 @@ unload_module
 
 # Test that the module loads and shows its counters in each namespace.
 check "module loads" load_module
-check "module is live" grep -qx Live /sys/module/$MODULE/initstate
+check "module is live" grep -qx live /sys/module/$MODULE/initstate
 check "rocect stats reads the counters" \
 	grep -q '^class.cm 0$' <("$ROCECT" stats)
 check "module unloads" rmmod $MODULE

@@ -65,6 +65,7 @@ static const struct {
 	{ ROCECT_A_STATS_QP_CREATED, "qp-created" },
 	{ ROCECT_A_STATS_QP_DESTROYED, "qp-destroyed" },
 	{ ROCECT_A_STATS_QP_EXPIRED, "qp-expired" },
+	{ ROCECT_A_STATS_UNKNOWN_QP_DROPPED, "unknown-qp-dropped" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -161,6 +161,7 @@ enum {
 	ROCECT_A_STATS_QP_DESTROYED,	/* u64, deleted, flushed or expired */
 	ROCECT_A_STATS_QP_EXPIRED,	/* u64, of those, by timeout */
 	ROCECT_A_STATS_QP_COUNT,	/* u32, entries now */
+	ROCECT_A_STATS_UNKNOWN_QP_DROPPED, /* u64, unknown-qp drop policy */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
