@@ -56,8 +56,7 @@ wait "$capture" 2>/dev/null || true
 
 say "R's conntrack table: both directions are tracked with helper=roce"
 on_r conntrack -L -p udp 2>/dev/null
-say "What the helper parsed on R (/proc/net/stat/nf_conntrack_roce):"
-ip netns exec "$r" grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) ' \
-	/proc/net/stat/nf_conntrack_roce
+say "What the helper parsed on R (rocect stats):"
+on_r "$ROCECT" stats | grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) ' 
 rm -rf "$pkts"
 cleanup_all_ns

@@ -18,11 +18,12 @@
 
 static struct mnl_socket *nl;
 static char buf[8192];
-static uint16_t family;
+static unsigned short family;
 static unsigned int seq, ntest, passed, failed;
 static char extack[256];
 
-static struct nlmsghdr *msg(uint16_t type, uint8_t cmd, uint16_t flags)
+static struct nlmsghdr *msg(unsigned short type, unsigned char cmd,
+			    unsigned short flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *g;
@@ -36,12 +37,28 @@ static struct nlmsghdr *msg(uint16_t type, uint8_t cmd, uint16_t flags)
 	return nlh;
 }
 
+/* An error or ACK: remember the kernel's message; return its error. */
+static int ack_error(const struct nlmsghdr *r)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(r);
+	unsigned int off = sizeof(*e);
+	const struct nlattr *a;
+
+	if (!(r->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (!(r->nlmsg_flags & NLM_F_ACK_TLVS))
+		return e->error;
+	mnl_attr_for_each(a, r, off)
+		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+			snprintf(extack, sizeof(extack), "%s", mnl_attr_get_str(a));
+	return e->error;
+}
+
 /* Send, read replies until the ACK; return its error (0 or -errno). */
 static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	char rbuf[65536];
 	struct nlmsghdr *r;
-	const struct nlattr *a;
 	int n;
 
 	extack[0] = 0;
@@ -53,19 +70,8 @@ static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 			return -errno;
 		for (r = (struct nlmsghdr *)rbuf; mnl_nlmsg_ok(r, n);
 		     r = mnl_nlmsg_next(r, &n)) {
-			if (r->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = mnl_nlmsg_get_payload(r);
-				unsigned int off = sizeof(*e);
-
-				if (!(r->nlmsg_flags & NLM_F_CAPPED))
-					off += e->msg.nlmsg_len - sizeof(e->msg);
-				if (r->nlmsg_flags & NLM_F_ACK_TLVS)
-					mnl_attr_for_each(a, r, off)
-						if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
-							snprintf(extack, sizeof(extack), "%s",
-								 mnl_attr_get_str(a));
-				return e->error;
-			}
+			if (r->nlmsg_type == NLMSG_ERROR)
+				return ack_error(r);
 			if (r->nlmsg_type == NLMSG_DONE)
 				return 0;
 			if (cb)
@@ -141,7 +147,7 @@ int main(void)
 {
 	struct nlmsghdr *nlh;
 	unsigned int before;
-	uint8_t six[16] = { 0xfd };
+	unsigned char six[16] = { 0xfd };
 
 	nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID)) {
