@@ -9,7 +9,7 @@ source "$(dirname "$0")/../selftests/lib.sh"
 
 say() { printf '\n== %s\n' "$*"; }
 # on_r COMMAND...: show COMMAND as typed on R, then run it in R's namespace.
-on_r() { printf 'R# %s\n' "$*"; ip netns exec "$r" "$@"; }
+on_r() { printf "R# %s\n" "${*/#$ROCECT/rocect}"; ip netns exec "$r" "$@"; }
 
 set -e
 install_module
@@ -19,6 +19,8 @@ ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x17, 0x2a),
                           port=7471)
 for kind in ('req', 'rep', 'rtu'):
     save(kind, ex[kind])
+save('data', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
+                                  dqpn=0x2a, psn=1, payload_len=1024))
 " 2>/dev/null
 
 setup_ns a r b
@@ -56,7 +58,21 @@ wait "$capture" 2>/dev/null || true
 
 say "R's conntrack table: both directions are tracked with helper=roce"
 on_r conntrack -L -p udp 2>/dev/null
-say "What the helper parsed on R (rocect stats):"
-on_r "$ROCECT" stats | grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) ' 
+say "What the helper parsed on R (rocect stats, abridged):"
+echo "R# rocect stats"
+ip netns exec "$r" "$ROCECT" stats |
+	grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) '
+
+say "R becomes a QP-level firewall: RoCE data to unknown QPs is dropped"
+on_r "$ROCECT" config set unknown-qp drop
+echo "(A sends a 1024-byte RDMA SEND to B's QP 0x2a)"
+ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
+on_r "$ROCECT" stats | grep unknown-qp-dropped
+say "Allow A's QP 0x17 to reach B's QP 0x2a, and send again"
+on_r "$ROCECT" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
+on_r "$ROCECT" qp show
+say "Data packets carry only the destination QP; R knows the source:"
+on_r "$ROCECT" qp query 10.0.2.1 0x2a
 rm -rf "$pkts"
 cleanup_all_ns

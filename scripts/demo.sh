@@ -15,6 +15,7 @@ mkdir -p "$out"
 
 echo "Booting Debian kernel $kver in QEMU (software emulation: about a minute)..."
 "$TOP/tools/vm/run-vm" -k "$kver" -t 900 -o "$out" -e BUILD="$BUILD" \
+	-M "$BUILD/kmod/$kver/nf_conntrack_roce.ko" \
 	-- "$TOP/scripts/demo-guest.sh"
 
 printf '\n== The same packets as tshark decodes them (capture on R):\n'
@@ -31,5 +32,6 @@ tshark -r "$out/router.pcap" -o 'udp.try_heuristic_first:TRUE' \
 		qpn = $4 $5
 		print "  " $1 " -> " $2 "  CM " kind (qpn != "" ? "  local QPN " qpn : "")
 	}'
-printf '\nThe helper saw every CM message; later releases turn them into QP\n'
-printf 'entries, conntrack expectations and CNPs (see Documentation/).\n'
+printf '\nNext releases learn QP entries from the CM handshake itself, tie the\n'
+printf 'two directions together with conntrack expectations and send CNPs\n'
+printf '(see README.md and Documentation/).\n'

@@ -127,11 +127,17 @@ def save(name, *pkts):
 $2" "$1"
 }
 
-# Make the module known to modprobe, so nft can autoload it.
+# Make the module known to modprobe, so nft can autoload it. run-vm -M
+# installs it with a depmod run on the host; depmod in a TCG guest takes
+# over a minute, so it runs here only when the installed copy differs.
 install_module()
 {
 	local dir=/lib/modules/$(uname -r)/extra
 
+	if cmp -s "$ROCECT_KO" "$dir/$MODULE.ko" &&
+	   modinfo -n $MODULE >/dev/null 2>&1; then
+		return 0
+	fi
 	mkdir -p "$dir" && cp "$ROCECT_KO" "$dir/" && depmod -a
 }
 

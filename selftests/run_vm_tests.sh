@@ -25,6 +25,7 @@ mkdir -p "$logdir"
 pids=()
 for v in "${kvers[@]}"; do
 	"$RUN_VM" -k "$v" -t "$VM_TIMEOUT" -m 1024 -e BUILD="$BUILD" \
+		-M "$BUILD/kmod/$v/nf_conntrack_roce.ko" \
 		-- "$TOP/selftests/run_kselftest.sh" "${tests[@]}" \
 		>"$logdir/$v.log" 2>&1 &
 	pids+=($!)
