@@ -51,24 +51,6 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int config_show(struct rd *rd)
-{
-	json_object *o = json_object_new_object();
-	int ret = 0;
-
-	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_CONFIG_GET, 0), config_cb, o)) {
-		rd_perror();
-		ret = 1;
-	} else if (rd->json) {
-		rd_print_object(rd, o);
-	} else {
-		json_object_object_foreach(o, key, val)
-			printf("%s %s\n", key, json_object_get_string(val));
-	}
-	json_object_put(o);
-	return ret;
-}
-
 static int config_set(struct rd *rd)
 {
 	struct nlmsghdr *nlh = rd_msg(rd, ROCECT_CMD_CONFIG_SET, 0);
@@ -125,7 +107,7 @@ static int config_set(struct rd *rd)
 int cmd_config(struct rd *rd)
 {
 	if (rd_no_arg(rd) || rd_is(rd, "show"))
-		return config_show(rd);
+		return rd_show(rd, ROCECT_CMD_CONFIG_GET, config_cb);
 	if (rd_is(rd, "set"))
 		return config_set(rd);
 	if (rd_is(rd, "help")) {

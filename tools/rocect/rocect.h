@@ -58,6 +58,7 @@ void rd_perror(void);
 /* Output */
 void rd_print_table(struct rd *rd, json_object *rows, const char *const *cols);
 void rd_print_object(struct rd *rd, json_object *obj);
+int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb);
 
 /* Objects */
 int cmd_qp(struct rd *rd);

@@ -97,38 +97,6 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Text: "key value" lines; nests as "group.key value". */
-static void print_text(json_object *o, const char *prefix)
-{
-	json_object_object_foreach(o, key, val) {
-		if (json_object_is_type(val, json_type_object)) {
-			print_text(val, key);
-			continue;
-		}
-		if (prefix)
-			printf("%s.%s %s\n", prefix, key, json_object_get_string(val));
-		else
-			printf("%s %s\n", key, json_object_get_string(val));
-	}
-}
-
-static int stats_show(struct rd *rd)
-{
-	json_object *o = json_object_new_object();
-	int ret = 0;
-
-	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_GET, 0), stats_cb, o)) {
-		rd_perror();
-		ret = 1;
-	} else if (rd->json) {
-		rd_print_object(rd, o);
-	} else {
-		print_text(o, NULL);
-	}
-	json_object_put(o);
-	return ret;
-}
-
 /**
  * cmd_stats() - the "stats" object
  * @rd: the invocation, positioned after "stats"
@@ -138,7 +106,8 @@ static int stats_show(struct rd *rd)
 int cmd_stats(struct rd *rd)
 {
 	if (rd_no_arg(rd) || rd_is(rd, "show"))
-		return rd_no_arg(rd) ? stats_show(rd) :
+		return rd_no_arg(rd) ?
+		       rd_show(rd, ROCECT_CMD_STATS_GET, stats_cb) :
 		       (pr_err("'stats show' takes no arguments"), 1);
 	if (rd_is(rd, "reset")) {
 		if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_RESET, 0), NULL, NULL)) {

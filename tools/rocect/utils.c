@@ -183,3 +183,43 @@ void rd_print_object(struct rd *rd, json_object *obj)
 
 	puts(json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
+
+/* Text: "key value" lines; a nested object's keys as "group.key value". */
+static void print_text(json_object *o, const char *prefix)
+{
+	json_object_object_foreach(o, key, val) {
+		if (json_object_is_type(val, json_type_object)) {
+			print_text(val, key);
+			continue;
+		}
+		if (prefix)
+			printf("%s.%s %s\n", prefix, key, json_object_get_string(val));
+		else
+			printf("%s %s\n", key, json_object_get_string(val));
+	}
+}
+
+/**
+ * rd_show() - fetch one object (stats, config) and print it
+ * @rd: the invocation
+ * @cmd: the ROCECT_CMD_*_GET command
+ * @cb: turns the reply into keys of the JSON object passed as data
+ *
+ * Return: the exit status.
+ */
+int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb)
+{
+	json_object *o = json_object_new_object();
+	int ret = 0;
+
+	if (rd_talk(rd, rd_msg(rd, cmd, 0), cb, o)) {
+		rd_perror();
+		ret = 1;
+	} else if (rd->json) {
+		rd_print_object(rd, o);
+	} else {
+		print_text(o, NULL);
+	}
+	json_object_put(o);
+	return ret;
+}
