@@ -70,7 +70,9 @@ $(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@
 
-$(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) \
+$(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) $(TOP)/kernel/cm_fsm.c \
+		$(TOP)/kernel/cm_fsm.h $(TOP)/selftests/wire/tap.h \
+		$(TOP)/selftests/wire/cm_fsm_test.c \
 		$(TOP)/selftests/wire/wire_test.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@

@@ -14,6 +14,10 @@ static unsigned int max_qps = 65536;
 module_param(max_qps, uint, 0444);
 MODULE_PARM_DESC(max_qps, "Default most QP entries per namespace (1-16777216, default 65536)");
 
+static unsigned int max_conns = 32768;
+module_param(max_conns, uint, 0444);
+MODULE_PARM_DESC(max_conns, "Default most tracked CM connections per namespace (1-8388608, default 32768)");
+
 static unsigned int idle_timeout = 300;
 module_param(idle_timeout, uint, 0444);
 MODULE_PARM_DESC(idle_timeout, "Default idle timeout of learned QP entries, s (1-604800, default 300)");
@@ -43,6 +47,7 @@ static int check(const char *name, unsigned int val, unsigned int min,
 int rocect_config_check_defaults(void)
 {
 	return check("max_qps", max_qps, 1, ROCECT_MAX_QPS_MAX) ?:
+	       check("max_conns", max_conns, 1, ROCECT_MAX_CONNS_MAX) ?:
 	       check("idle_timeout", idle_timeout, 1, ROCECT_IDLE_TIMEOUT_MAX) ?:
 	       check("timewait_timeout", timewait_timeout, 1,
 		     ROCECT_TIMEWAIT_TIMEOUT_MAX) ?:
@@ -56,6 +61,7 @@ int rocect_config_check_defaults(void)
 void rocect_config_net_init(struct rocect_net *rn)
 {
 	rn->config.max_qps = max_qps;
+	rn->config.max_conns = max_conns;
 	rn->config.idle_timeout = idle_timeout;
 	rn->config.timewait_timeout = timewait_timeout;
 	rn->config.unknown_qp = unknown_qp;

@@ -9,6 +9,7 @@ struct rocect_net;
 /* Bounds of the configuration values, shared by netlink and parameters. */
 enum rocect_config_limits {
 	ROCECT_MAX_QPS_MAX		= 1 << 24,
+	ROCECT_MAX_CONNS_MAX		= 1 << 23,
 	ROCECT_IDLE_TIMEOUT_MAX		= 7 * 24 * 3600,
 	ROCECT_TIMEWAIT_TIMEOUT_MAX	= 3600,
 };
@@ -16,6 +17,7 @@ enum rocect_config_limits {
 /**
  * struct rocect_config - runtime configuration of one namespace
  * @max_qps: most QP entries in the table
+ * @max_conns: most tracked CM connections
  * @idle_timeout: seconds after which an idle learned entry expires
  * @timewait_timeout: seconds a disconnected entry stays in TIMEWAIT
  * @unknown_qp: &enum rocect_unknown_qp_policy for data to unknown QPs
@@ -25,6 +27,7 @@ enum rocect_config_limits {
  */
 struct rocect_config {
 	u32 max_qps;
+	u32 max_conns;
 	u32 idle_timeout;
 	u32 timewait_timeout;
 	u8 unknown_qp;

@@ -2,8 +2,9 @@
 /*
  * The conntrack helper "roce": called for every packet of a UDP conntrack
  * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers, counts
- * what it saw and accounts data packets to their QP entry; with the
- * unknown-qp drop policy, data to a QP without an entry is dropped.
+ * what it saw, tracks CM connections (cm.c) and accounts data packets to
+ * their QP entry; with the unknown-qp drop policy, data to a QP without an
+ * entry is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +15,8 @@
 #include <net/netfilter/nf_conntrack_zones.h>
 #include <uapi/linux/rocect.h>
 
+#include "cm.h"
+#include "expect.h"
 #include "helper.h"
 #include "netns.h"
 #include "wire.h"
@@ -28,11 +31,6 @@
 
 static struct nf_conntrack_helper helpers[ROCECT_MAX_PORTS * 2];
 static unsigned int nr_helpers;
-
-static const struct nf_conntrack_expect_policy expect_policy = {
-	.max_expected	= 255,
-	.timeout	= 300,
-};
 
 static bool is_data(const struct roce_pkt *pkt)
 {
@@ -52,9 +50,10 @@ static bool is_data(const struct roce_pkt *pkt)
  * Count a data packet on the entry of its (zone, addresses, QP). Without an
  * entry, the namespace's unknown-qp policy decides its fate.
  */
-static int account_data(struct rocect_net *rn, struct sk_buff *skb,
+static int account_data(struct net *net, struct sk_buff *skb,
 			const struct nf_conn *ct, const struct roce_pkt *pkt)
 {
+	struct rocect_net *rn = rocect_net(net);
 	struct rocect_qp_key key = {
 		.dqpn = pkt->bth.dest_qp,
 		.zone = nf_ct_zone(ct)->id,
@@ -69,6 +68,8 @@ static int account_data(struct rocect_net *rn, struct sk_buff *skb,
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
+		if (qp->origin == ROCECT_ORIGIN_LEARNED)
+			rocect_cm_data(net, qp, pkt);
 		return NF_ACCEPT;
 	}
 	if (READ_ONCE(rn->config.unknown_qp) != ROCECT_UNKNOWN_QP_DROP)
@@ -81,7 +82,8 @@ static int account_data(struct rocect_net *rn, struct sk_buff *skb,
 static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		     struct nf_conn *ct, enum ip_conntrack_info ctinfo)
 {
-	struct rocect_net *rn = rocect_net(nf_ct_net(ct));
+	struct net *net = nf_ct_net(ct);
+	struct rocect_net *rn = rocect_net(net);
 	unsigned int nhoff = skb_network_offset(skb);
 	u32 pktlen = skb->len - nhoff;
 	u32 caplen = min_t(u32, pktlen, CAPTURE_LEN);
@@ -95,12 +97,15 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 
 	roce_parse(ip, caplen, pktlen, &pkt);
 	rocect_stats_packet(rn, &pkt);
-	/* A MAD fits the capture whole, so its ICRC can always be checked. */
-	if (pkt.class == ROCE_CLASS_CM &&
-	    !roce_icrc_verify(ip, pkt.l4_off, pkt.len))
-		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
-	else if (is_data(&pkt))
-		return account_data(rn, skb, ct, &pkt);
+	if (pkt.class == ROCE_CLASS_CM) {
+		/* A MAD fits the capture whole: its ICRC can be checked. */
+		if (roce_icrc_verify(ip, pkt.l4_off, pkt.len))
+			rocect_cm_packet(net, ct, &pkt);
+		else
+			rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
+	} else if (is_data(&pkt)) {
+		return account_data(net, skb, ct, &pkt);
+	}
 	return NF_ACCEPT;
 }
 
@@ -127,11 +132,13 @@ int rocect_helper_init(const unsigned short *ports, unsigned int nports)
 		/* Names ports other than 4791 "roce-<port>" itself. */
 		nf_ct_helper_init(&helpers[2 * i], AF_INET, IPPROTO_UDP,
 				  ROCECT_HELPER_NAME, ROCE_UDP_PORT, ports[i],
-				  ports[i], &expect_policy, 0, roce_help, NULL,
+				  ports[i], rocect_expect_policy, ROCECT_EXP_CLASS_MAX,
+				  roce_help, NULL,
 				  THIS_MODULE);
 		nf_ct_helper_init(&helpers[2 * i + 1], AF_INET6, IPPROTO_UDP,
 				  ROCECT_HELPER_NAME, ROCE_UDP_PORT, ports[i],
-				  ports[i], &expect_policy, 0, roce_help, NULL,
+				  ports[i], rocect_expect_policy, ROCECT_EXP_CLASS_MAX,
+				  roce_help, NULL,
 				  THIS_MODULE);
 	}
 	err = nf_conntrack_helpers_register(helpers, 2 * nports);

@@ -12,6 +12,7 @@
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
+#include "conn.h"
 #include "qp.h"
 
 static unsigned short ports[ROCECT_MAX_PORTS] = { ROCE_UDP_PORT };
@@ -20,7 +21,7 @@ module_param_array(ports, ushort, &ports_c, 0400);
 MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
 
 /*
- * ORDER: the QP cache before any namespace's table; namespaces before the
+ * ORDER: the entry caches before any namespace's tables; namespaces before the
  * netlink family that reads them; the family before the helpers, whose
  * packets announce QP events on it.
  */
@@ -34,9 +35,12 @@ static int __init rocect_init(void)
 	err = rocect_qp_init();
 	if (err)
 		return err;
-	err = rocect_netns_init();
+	err = rocect_conn_init();
 	if (err)
 		goto err_qp;
+	err = rocect_netns_init();
+	if (err)
+		goto err_conn;
 	err = rocect_nl_init();
 	if (err)
 		goto err_netns;
@@ -49,6 +53,8 @@ err_nl:
 	rocect_nl_exit();
 err_netns:
 	rocect_netns_exit();
+err_conn:
+	rocect_conn_exit();
 err_qp:
 	rocect_qp_exit();
 	return err;
@@ -59,6 +65,7 @@ static void __exit rocect_exit(void)
 	rocect_helper_exit();
 	rocect_nl_exit();
 	rocect_netns_exit();
+	rocect_conn_exit();
 	rocect_qp_exit();
 }
 

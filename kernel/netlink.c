@@ -41,6 +41,10 @@ static struct netlink_range_validation max_qps_range = {
 	.min = 1, .max = ROCECT_MAX_QPS_MAX,
 };
 
+static struct netlink_range_validation max_conns_range = {
+	.min = 1, .max = ROCECT_MAX_CONNS_MAX,
+};
+
 static struct netlink_range_validation idle_range = {
 	.min = 1, .max = ROCECT_IDLE_TIMEOUT_MAX,
 };
@@ -58,6 +62,8 @@ static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &timewait_range),
 	[ROCECT_A_CONFIG_UNKNOWN_QP] =
 		NLA_POLICY_MAX(NLA_U8, ROCECT_UNKNOWN_QP_MAX),
+	[ROCECT_A_CONFIG_MAX_CONNS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &max_conns_range),
 };
 
 /* The attributes of a dump request: 6.6 moved them into a genl_info. */
@@ -188,19 +194,37 @@ static int put_addr(struct sk_buff *skb, int a4, int a6, u8 family,
 	return nla_put(skb, a6, sizeof(addr->in6), &addr->in6);
 }
 
+/* What a learned entry knows of its connection, from its sender's side. */
+static int fill_qp_conn(struct sk_buff *skb, const struct rocect_qp *qp,
+			const struct rocect_conn *conn)
+{
+	int s = qp->dir, d = !qp->dir;
+
+	if (nla_put_u8(skb, ROCECT_A_QP_ACTIVE, s == 0) ||
+	    nla_put_u32(skb, ROCECT_A_QP_SCOMM_ID, conn->comm_id[s]) ||
+	    nla_put_u32(skb, ROCECT_A_QP_DCOMM_ID, conn->comm_id[d]) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_QP_SERVICE_ID, conn->service_id,
+			      ROCECT_A_QP_PAD) ||
+	    nla_put_u32(skb, ROCECT_A_QP_SPSN, conn->psn[s]))
+		return -EMSGSIZE;
+	if (conn->sidr && nla_put_u32(skb, ROCECT_A_QP_QKEY, conn->qkey))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* One entry's attributes, as replies, dumps and events carry them. */
 static int fill_qp(struct sk_buff *skb, struct net *net,
 		   const struct rocect_qp *qp)
 {
+	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp_key *k = &qp->key;
 	unsigned long idle = jiffies - READ_ONCE(qp->last_seen);
 	u32 timeout = 0;
 
-	if (qp->origin == ROCECT_ORIGIN_LEARNED) {
-		u32 limit = READ_ONCE(rocect_net(net)->config.idle_timeout);
-		u32 idle_s = idle / HZ;
-
-		timeout = idle_s < limit ? limit - idle_s : 0;
+	if (conn) {
+		timeout = rocect_conn_timeout(rocect_net(net), conn);
+		if (fill_qp_conn(skb, qp, conn))
+			return -EMSGSIZE;
 	}
 	if (nla_put_u16(skb, ROCECT_A_QP_ZONE, k->zone) ||
 	    put_addr(skb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, k->family,
@@ -321,39 +345,40 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /**
- * struct qp_dump - state of a QP dump across recvmsg() calls
+ * struct table_dump - state of a table dump across recvmsg() calls
  * @iter: position in the table
- * @filter: what to show
+ * @filter: what to show (QP dumps)
  * @restarts: times the walk restarted after a resize (duplicates possible)
  */
-struct qp_dump {
+struct table_dump {
 	struct rhashtable_iter iter;
 	struct qp_filter filter;
 	unsigned int restarts;
 };
 
-static int qp_dump_start(struct netlink_callback *cb)
+static int dump_start(struct netlink_callback *cb, struct rhashtable *ht)
 {
-	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
-	struct qp_dump *d;
+	struct table_dump *d;
 	int err;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	err = parse_filter(dump_attrs(cb), &d->filter, cb->extack);
-	if (err) {
-		kfree(d);
-		return err;
+	if (ht == &rocect_net(sock_net(cb->skb->sk))->qps.ht) {
+		err = parse_filter(dump_attrs(cb), &d->filter, cb->extack);
+		if (err) {
+			kfree(d);
+			return err;
+		}
 	}
-	rhashtable_walk_enter(&rn->qps.ht, &d->iter);
+	rhashtable_walk_enter(ht, &d->iter);
 	cb->args[0] = (long)d;
 	return 0;
 }
 
-static int qp_dump_done(struct netlink_callback *cb)
+static int dump_done(struct netlink_callback *cb)
 {
-	struct qp_dump *d = (struct qp_dump *)cb->args[0];
+	struct table_dump *d = (struct table_dump *)cb->args[0];
 
 	if (d) {
 		rhashtable_walk_exit(&d->iter);
@@ -362,40 +387,125 @@ static int qp_dump_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/*
+ * Walk a table into dump messages, one object a message. @fill returns 1
+ * for an object the dump skips, 0 when it added it, -EMSGSIZE when the
+ * message is full: that object is then the first of the next message.
+ */
+static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		     int (*fill)(struct sk_buff *, struct net *, void *,
+				 const struct table_dump *))
 {
+	struct table_dump *d = (struct table_dump *)cb->args[0];
 	struct net *net = sock_net(skb->sk);
-	struct qp_dump *d = (struct qp_dump *)cb->args[0];
-	struct rocect_qp *qp;
-	void *hdr;
+	void *obj, *hdr;
+	int err;
 
 	rhashtable_walk_start(&d->iter);
-	while ((qp = rhashtable_walk_peek(&d->iter))) {
-		if (IS_ERR(qp)) {
-			if (PTR_ERR(qp) != -EAGAIN)
+	while ((obj = rhashtable_walk_peek(&d->iter))) {
+		if (IS_ERR(obj)) {
+			if (PTR_ERR(obj) != -EAGAIN)
 				break;
 			/* A resize restarted the walk: flag the dump. */
 			d->restarts++;
 			continue;
 		}
 		cb->seq = atomic_read(&rocect_net(net)->qps.gen) + d->restarts;
-		if (qp_match(qp, &d->filter)) {
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &rocect_family,
-					  NLM_F_MULTI, ROCECT_CMD_QP_GET);
-			if (!hdr)
-				break;
-			genl_dump_check_consistent(cb, hdr);
-			if (fill_qp(skb, net, qp)) {
-				genlmsg_cancel(skb, hdr);
-				break;	/* retried first in the next message */
-			}
-			genlmsg_end(skb, hdr);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &rocect_family,
+				  NLM_F_MULTI, cmd);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		err = fill(skb, net, obj, d);
+		if (err < 0) {
+			genlmsg_cancel(skb, hdr);
+			break;
 		}
+		if (err > 0)
+			genlmsg_cancel(skb, hdr);
+		else
+			genlmsg_end(skb, hdr);
 		rhashtable_walk_next(&d->iter);
 	}
 	rhashtable_walk_stop(&d->iter);
 	return skb->len;
+}
+
+static int qp_dump_start(struct netlink_callback *cb)
+{
+	return dump_start(cb, &rocect_net(sock_net(cb->skb->sk))->qps.ht);
+}
+
+static int qp_dump_one(struct sk_buff *skb, struct net *net, void *obj,
+		       const struct table_dump *d)
+{
+	if (!qp_match(obj, &d->filter))
+		return 1;
+	return fill_qp(skb, net, obj);
+}
+
+static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return dump_walk(skb, cb, ROCECT_CMD_QP_GET, qp_dump_one);
+}
+
+static int conn_dump_start(struct netlink_callback *cb)
+{
+	return dump_start(cb, &rocect_net(sock_net(cb->skb->sk))->conns.ht);
+}
+
+static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
+			 const struct table_dump *d)
+{
+	const struct rocect_conn *c = obj;
+	const struct rocect_qp_key *k = &c->qp[0].key;
+	unsigned long now = jiffies;
+	u8 state = READ_ONCE(c->state);
+	bool passive = state != ROCE_CS_REQ;
+
+	if (nla_put_u16(skb, ROCECT_A_CONN_ZONE, k->zone) ||
+	    put_addr(skb, ROCECT_A_CONN_AADDR4, ROCECT_A_CONN_AADDR6, k->family,
+		     &k->saddr) ||
+	    put_addr(skb, ROCECT_A_CONN_PADDR4, ROCECT_A_CONN_PADDR6, k->family,
+		     &k->daddr) ||
+	    nla_put_u32(skb, ROCECT_A_CONN_ACOMM_ID, c->comm_id[0]) ||
+	    nla_put_u32(skb, ROCECT_A_CONN_PCOMM_ID, c->comm_id[1]) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_CONN_SERVICE_ID, c->service_id,
+			      ROCECT_A_CONN_PAD) ||
+	    nla_put_u8(skb, ROCECT_A_CONN_STATE, rocect_conn_uapi_state(state)) ||
+	    nla_put_u8(skb, ROCECT_A_CONN_SIDR, c->sidr) ||
+	    nla_put_u16(skb, ROCECT_A_CONN_CMA_SPORT, c->cma_sport) ||
+	    nla_put_u8(skb, ROCECT_A_CONN_CMA_MATCH, c->cma_match) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_CONN_AGE_MSECS,
+			      jiffies_to_msecs((u32)now - c->created),
+			      ROCECT_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECT_A_CONN_IDLE_MSECS,
+			      jiffies_to_msecs(now - rocect_conn_last_active(c)),
+			      ROCECT_A_CONN_PAD) ||
+	    nla_put_u32(skb, ROCECT_A_CONN_TIMEOUT,
+			rocect_conn_timeout(rocect_net(net), c)))
+		return -EMSGSIZE;
+	/* The active QP is known from the REQ, the passive one from REP. */
+	if (!c->sidr && (nla_put_u32(skb, ROCECT_A_CONN_AQPN, c->qp[0].sqpn) ||
+			 nla_put_u32(skb, ROCECT_A_CONN_APSN, c->psn[0])))
+		return -EMSGSIZE;
+	if (passive && state != ROCE_CS_REJECTED &&
+	    (nla_put_u32(skb, ROCECT_A_CONN_PQPN, c->qp[0].key.dqpn) ||
+	     (!c->sidr && nla_put_u32(skb, ROCECT_A_CONN_PPSN, c->psn[1]))))
+		return -EMSGSIZE;
+	if (c->sidr && passive &&
+	    nla_put_u32(skb, ROCECT_A_CONN_QKEY, c->qkey))
+		return -EMSGSIZE;
+	if (state == ROCE_CS_REJECTED &&
+	    nla_put_u16(skb, ROCECT_A_CONN_REJECT_REASON, c->reason))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return dump_walk(skb, cb, ROCECT_CMD_CONN_GET, conn_dump_one);
 }
 
 static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -413,9 +523,8 @@ static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 			       "origin and state of a new entry are set by the kernel");
 		return -EINVAL;
 	}
-	return rocect_qp_add(genl_info_net(info), &f.key, f.sqpn,
-			     ROCECT_ORIGIN_MANAGED, ROCECT_STATE_ESTABLISHED,
-			     info->extack);
+	return rocect_qp_add_managed(genl_info_net(info), &f.key, f.sqpn,
+				     info->extack);
 }
 
 static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -456,10 +565,33 @@ static int put_counters(struct sk_buff *skb, int type, const u64 *ctr,
 	return 0;
 }
 
+/* The event counters and the attribute each is reported as. */
+static const struct {
+	u8 attr;
+	u8 ctr;
+} stats_attrs[] = {
+	{ ROCECT_A_STATS_ICRC_BAD, ROCECT_CTR_ICRC_BAD },
+	{ ROCECT_A_STATS_TABLE_FULL, ROCECT_CTR_TABLE_FULL },
+	{ ROCECT_A_STATS_QP_CREATED, ROCECT_CTR_QP_CREATED },
+	{ ROCECT_A_STATS_QP_DESTROYED, ROCECT_CTR_QP_DESTROYED },
+	{ ROCECT_A_STATS_QP_EXPIRED, ROCECT_CTR_QP_EXPIRED },
+	{ ROCECT_A_STATS_UNKNOWN_QP_DROPPED, ROCECT_CTR_UNKNOWN_QP_DROPPED },
+	{ ROCECT_A_STATS_CONN_CREATED, ROCECT_CTR_CONN_CREATED },
+	{ ROCECT_A_STATS_CONN_DESTROYED, ROCECT_CTR_CONN_DESTROYED },
+	{ ROCECT_A_STATS_CONN_EXPIRED, ROCECT_CTR_CONN_EXPIRED },
+	{ ROCECT_A_STATS_CONN_FULL, ROCECT_CTR_CONN_FULL },
+	{ ROCECT_A_STATS_CM_UNMATCHED, ROCECT_CTR_CM_UNMATCHED },
+	{ ROCECT_A_STATS_CM_UNEXPECTED, ROCECT_CTR_CM_UNEXPECTED },
+	{ ROCECT_A_STATS_QP_CONFLICT, ROCECT_CTR_QP_CONFLICT },
+	{ ROCECT_A_STATS_EXPECT_CREATED, ROCECT_CTR_EXPECT_CREATED },
+	{ ROCECT_A_STATS_EXPECT_FAILED, ROCECT_CTR_EXPECT_FAILED },
+};
+
 static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 {
 	struct rocect_stats s;
 	const u64 *c = s.ctr;
+	unsigned int i;
 
 	rocect_stats_sum(rn, &s);
 	if (nla_put_u64_64bit(skb, ROCECT_A_STATS_PACKETS, s.packets,
@@ -468,21 +600,14 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 	    put_counters(skb, ROCECT_A_STATS_MALFORMED, s.malformed,
 			 ROCE_MAL_MAX, 1) ||
 	    put_counters(skb, ROCECT_A_STATS_CM, s.cm, ROCE_CM_KIND_MAX, 0) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_ICRC_BAD,
-			      c[ROCECT_CTR_ICRC_BAD], ROCECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_TABLE_FULL,
-			      c[ROCECT_CTR_TABLE_FULL], ROCECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_CREATED,
-			      c[ROCECT_CTR_QP_CREATED], ROCECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_DESTROYED,
-			      c[ROCECT_CTR_QP_DESTROYED], ROCECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_QP_EXPIRED,
-			      c[ROCECT_CTR_QP_EXPIRED], ROCECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECT_A_STATS_UNKNOWN_QP_DROPPED,
-			      c[ROCECT_CTR_UNKNOWN_QP_DROPPED],
-			      ROCECT_A_STATS_PAD) ||
-	    nla_put_u32(skb, ROCECT_A_STATS_QP_COUNT, READ_ONCE(rn->qps.count)))
+	    nla_put_u32(skb, ROCECT_A_STATS_QP_COUNT, READ_ONCE(rn->qps.count)) ||
+	    nla_put_u32(skb, ROCECT_A_STATS_CONN_COUNT,
+			READ_ONCE(rn->conns.count)))
 		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(stats_attrs); i++)
+		if (nla_put_u64_64bit(skb, stats_attrs[i].attr,
+				      c[stats_attrs[i].ctr], ROCECT_A_STATS_PAD))
+			return -EMSGSIZE;
 	return 0;
 }
 
@@ -491,6 +616,7 @@ static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 	const struct rocect_config *c = &rn->config;
 
 	if (nla_put_u32(skb, ROCECT_A_CONFIG_MAX_QPS, c->max_qps) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_MAX_CONNS, c->max_conns) ||
 	    nla_put_u32(skb, ROCECT_A_CONFIG_IDLE_TIMEOUT, c->idle_timeout) ||
 	    nla_put_u32(skb, ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
 			c->timewait_timeout) ||
@@ -543,6 +669,11 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	/* The policy has checked every range: apply all or nothing. */
 	if (tb[ROCECT_A_CONFIG_MAX_QPS]) {
 		WRITE_ONCE(c->max_qps, nla_get_u32(tb[ROCECT_A_CONFIG_MAX_QPS]));
+		any = true;
+	}
+	if (tb[ROCECT_A_CONFIG_MAX_CONNS]) {
+		WRITE_ONCE(c->max_conns,
+			   nla_get_u32(tb[ROCECT_A_CONFIG_MAX_CONNS]));
 		any = true;
 	}
 	if (tb[ROCECT_A_CONFIG_IDLE_TIMEOUT]) {
@@ -601,7 +732,7 @@ static const struct genl_ops rocect_ops[] = {
 		.doit = qp_get_doit,
 		.start = qp_dump_start,
 		.dumpit = qp_dumpit,
-		.done = qp_dump_done,
+		.done = dump_done,
 		.policy = qp_policy,
 		.maxattr = ROCECT_A_QP_MAX,
 	},
@@ -644,6 +775,12 @@ static const struct genl_ops rocect_ops[] = {
 	{
 		.cmd = ROCECT_CMD_CONFIG_GET,
 		.doit = config_get_doit,
+	},
+	{
+		.cmd = ROCECT_CMD_CONN_GET,
+		.start = conn_dump_start,
+		.dumpit = conn_dumpit,
+		.done = dump_done,
 	},
 	{
 		.cmd = ROCECT_CMD_CONFIG_SET,

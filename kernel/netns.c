@@ -25,25 +25,35 @@ static int __net_init rocect_net_init(struct net *net)
 	struct rocect_net *rn = rocect_net(net);
 	int err;
 
+	rn->net = net;
+	spin_lock_init(&rn->lock);
+	rocect_config_net_init(rn);
 	err = rocect_stats_net_init(rn);
 	if (err)
 		return err;
-	rocect_config_net_init(rn);
 	err = rocect_qp_net_init(rn);
 	if (err)
 		goto err_stats;
+	err = rocect_conn_net_init(net);
+	if (err)
+		goto err_qp;
 	return 0;
 
+err_qp:
+	rocect_qp_net_exit(rn);
 err_stats:
 	rocect_stats_net_exit(rn);
 	return err;
 }
 
+/* ORDER: stop the collector; the QP table before the connections it uses. */
 static void __net_exit rocect_net_exit(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
 
+	rocect_conn_net_pre_exit(rn);
 	rocect_qp_net_exit(rn);
+	rocect_conn_net_exit(rn);
 	rocect_stats_net_exit(rn);
 }
 

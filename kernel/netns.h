@@ -4,20 +4,29 @@
 
 #include <net/net_namespace.h>
 
+#include <linux/spinlock.h>
+
 #include "config.h"
+#include "conn.h"
 #include "qp.h"
 #include "stats.h"
 
 /**
  * struct rocect_net - all of rocect's state in one network namespace
+ * @net: the namespace
  * @stats: per-CPU counters
  * @config: runtime configuration
+ * @lock: serialises changes of @qps and @conns; lookups need only RCU
  * @qps: the QP table
+ * @conns: the tracked CM connections
  */
 struct rocect_net {
+	struct net *net;
 	struct rocect_stats __percpu *stats;
 	struct rocect_config config;
+	spinlock_t lock;	/* changes of qps and conns */
 	struct rocect_qp_table qps;
+	struct rocect_conn_table conns;
 };
 
 struct rocect_net *rocect_net(const struct net *net);

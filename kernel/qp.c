@@ -2,8 +2,9 @@
 /*
  * The QP table of a namespace: (zone, addresses, destination QP) -> source
  * QP. Packet-path lookups are lock-free (RCU rhashtable); changes take the
- * table's lock, announce themselves on the "events" multicast group and
- * free entries after a grace period.
+ * namespace's lock and announce themselves on the "events" multicast group.
+ * Learned entries belong to a connection (conn.c); managed ones are added
+ * and deleted through netlink.
  */
 #include <linux/jiffies.h>
 #include <linux/rhashtable.h>
@@ -13,7 +14,17 @@
 #include "netlink.h"
 #include "netns.h"
 
-static struct kmem_cache *qp_cache __read_mostly;
+/**
+ * struct rocect_managed_qp - a managed entry: an entry and its RCU head
+ * @qp: the entry
+ * @rcu: deferred free
+ */
+struct rocect_managed_qp {
+	struct rocect_qp qp;
+	struct rcu_head rcu;
+};
+
+static struct kmem_cache *managed_cache __read_mostly;
 
 static const struct rhashtable_params qp_params = {
 	.head_offset = offsetof(struct rocect_qp, node),
@@ -37,6 +48,19 @@ struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 }
 
 /**
+ * rocect_qp_conn() - the connection a learned entry belongs to
+ * @qp: the entry
+ *
+ * Return: the connection, or NULL for a managed entry.
+ */
+struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
+{
+	if (qp->origin != ROCECT_ORIGIN_LEARNED)
+		return NULL;
+	return container_of(qp - qp->dir, struct rocect_conn, qp[0]);
+}
+
+/**
  * rocect_qp_account() - count a packet to this QP
  * @qp: the entry
  * @bytes: the packet's IP length
@@ -52,82 +76,149 @@ void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes)
 		WRITE_ONCE(qp->last_seen, now);
 }
 
-static void qp_free_rcu(struct rcu_head *head)
+/**
+ * rocect_qp_init_entry() - reset an entry before its key is filled in
+ * @qp: the entry
+ * @origin: &enum rocect_origin
+ * @state: &enum rocect_state
+ */
+void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 {
-	kmem_cache_free(qp_cache, container_of(head, struct rocect_qp, rcu));
+	qp->origin = origin;
+	qp->state = state;
+	qp->linked = 0;
+	atomic64_set(&qp->packets, 0);
+	atomic64_set(&qp->bytes, 0);
+	qp->last_seen = jiffies;
 }
 
 /**
- * rocect_qp_add() - insert an entry
+ * rocect_qp_insert() - put an entry into the namespace's table
  * @net: the namespace
- * @key: its key (zone, family, addresses, destination QP)
- * @sqpn: the source QP
- * @origin: &enum rocect_origin
- * @state: &enum rocect_state
+ * @qp: the entry, its key and source QP set
  * @extack: for the reason of a failure, may be NULL
  *
- * Return: 0, -EEXIST, -ENOSPC (the namespace's max_qps is reached) or
- * -ENOMEM.
+ * Context: &rocect_net.lock held.
+ * Return: 0, -EEXIST or -ENOSPC (the namespace's max_qps is reached).
  */
-int rocect_qp_add(struct net *net, const struct rocect_qp_key *key, u32 sqpn,
-		  u8 origin, u8 state, struct netlink_ext_ack *extack)
+int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
+		     struct netlink_ext_ack *extack)
 {
 	struct rocect_net *rn = rocect_net(net);
-	struct rocect_qp_table *t = &rn->qps;
-	struct rocect_qp *qp;
 	int err;
 
-	qp = kmem_cache_zalloc(qp_cache, GFP_ATOMIC);
-	if (!qp)
-		return -ENOMEM;
-	qp->key = *key;
-	qp->sqpn = sqpn;
-	qp->origin = origin;
-	qp->state = state;
-	qp->last_seen = jiffies;
-
-	spin_lock_bh(&t->lock);
-	if (t->count >= READ_ONCE(rn->config.max_qps)) {
-		spin_unlock_bh(&t->lock);
+	lockdep_assert_held(&rn->lock);
+	if (rn->qps.count >= READ_ONCE(rn->config.max_qps)) {
 		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
 		NL_SET_ERR_MSG(extack, "QP table is full (max-qps)");
-		kmem_cache_free(qp_cache, qp);
 		return -ENOSPC;
 	}
-	err = rhashtable_lookup_insert_fast(&t->ht, &qp->node, qp_params);
-	if (!err) {
-		t->count++;
-		atomic_inc(&t->gen);
-	}
-	spin_unlock_bh(&t->lock);
-
+	err = rhashtable_lookup_insert_fast(&rn->qps.ht, &qp->node, qp_params);
 	if (err) {
-		kmem_cache_free(qp_cache, qp);
 		if (err == -EEXIST)
 			NL_SET_ERR_MSG(extack, "QP entry exists");
 		return err;
 	}
+	qp->linked = 1;
+	rn->qps.count++;
+	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_CREATED);
 	rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_CREATE_NTF);
 	return 0;
 }
 
-/* Unlink @qp, announce it, free it after a grace period. */
-static void qp_remove(struct net *net, struct rocect_qp *qp)
+/**
+ * rocect_qp_unlink() - take an entry out of the table and announce it
+ * @net: the namespace
+ * @qp: a linked entry; the caller frees it after a grace period
+ *
+ * Context: &rocect_net.lock held.
+ */
+void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
 {
 	struct rocect_net *rn = rocect_net(net);
 
-	lockdep_assert_held(&rn->qps.lock);
+	lockdep_assert_held(&rn->lock);
 	rhashtable_remove_fast(&rn->qps.ht, &qp->node, qp_params);
+	qp->linked = 0;
 	rn->qps.count--;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_DESTROYED);
 	rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_DELETE_NTF);
-	call_rcu(&qp->rcu, qp_free_rcu);
 }
 
 /**
- * rocect_qp_del() - delete an entry
+ * rocect_qp_set_state() - change a linked entry's state and announce it
+ * @net: the namespace
+ * @qp: the entry
+ * @state: &enum rocect_state
+ *
+ * Context: &rocect_net.lock held.
+ */
+void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state)
+{
+	if (qp->state == state)
+		return;
+	WRITE_ONCE(qp->state, state);
+	if (qp->linked)
+		rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_CHANGE_NTF);
+}
+
+static void managed_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(managed_cache,
+			container_of(head, struct rocect_managed_qp, rcu));
+}
+
+/**
+ * rocect_qp_add_managed() - add an entry through netlink
+ * @net: the namespace
+ * @key: its key (zone, family, addresses, destination QP)
+ * @sqpn: the source QP
+ * @extack: for the reason of a failure
+ *
+ * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
+ */
+int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
+			  u32 sqpn, struct netlink_ext_ack *extack)
+{
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_managed_qp *m;
+	int err;
+
+	m = kmem_cache_zalloc(managed_cache, GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	rocect_qp_init_entry(&m->qp, ROCECT_ORIGIN_MANAGED,
+			     ROCECT_STATE_ESTABLISHED);
+	m->qp.key = *key;
+	m->qp.sqpn = sqpn;
+
+	spin_lock_bh(&rn->lock);
+	err = rocect_qp_insert(net, &m->qp, extack);
+	spin_unlock_bh(&rn->lock);
+	if (err)
+		kmem_cache_free(managed_cache, m);
+	return err;
+}
+
+/* Remove an entry: a managed one alone, a learned one with its connection. */
+static void qp_remove(struct net *net, struct rocect_qp *qp)
+{
+	struct rocect_conn *conn = rocect_qp_conn(qp);
+
+	if (conn) {
+		rocect_conn_destroy(net, conn, false);
+		return;
+	}
+	rocect_qp_unlink(net, qp);
+	call_rcu(&container_of(qp, struct rocect_managed_qp, qp)->rcu,
+		 managed_free_rcu);
+}
+
+/**
+ * rocect_qp_del() - delete an entry; a learned one takes its connection
+ *	(both directions) with it
  * @net: the namespace
  * @key: its key
  *
@@ -139,7 +230,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 	struct rocect_qp *qp;
 	int err = -ENOENT;
 
-	spin_lock_bh(&rn->qps.lock);
+	spin_lock_bh(&rn->lock);
 	rcu_read_lock();
 	qp = rocect_qp_lookup(rn, key);
 	if (qp) {
@@ -147,7 +238,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 		err = 0;
 	}
 	rcu_read_unlock();
-	spin_unlock_bh(&rn->qps.lock);
+	spin_unlock_bh(&rn->lock);
 	return err;
 }
 
@@ -173,13 +264,13 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
 			continue;
 		if (origin >= 0 && qp->origin != origin)
 			continue;
-		spin_lock_bh(&rn->qps.lock);
+		spin_lock_bh(&rn->lock);
 		/* Gone already if a concurrent delete won the race. */
-		if (rhashtable_lookup(&rn->qps.ht, &qp->key, qp_params) == qp) {
+		if (qp->linked) {
 			qp_remove(net, qp);
 			n++;
 		}
-		spin_unlock_bh(&rn->qps.lock);
+		spin_unlock_bh(&rn->lock);
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
@@ -194,7 +285,6 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
  */
 int rocect_qp_net_init(struct rocect_net *rn)
 {
-	spin_lock_init(&rn->qps.lock);
 	rn->qps.count = 0;
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->qps.gen, 1);
@@ -203,15 +293,21 @@ int rocect_qp_net_init(struct rocect_net *rn)
 
 static void qp_free_now(void *ptr, void *arg)
 {
-	kmem_cache_free(qp_cache, ptr);
+	struct rocect_qp *qp = ptr;
+
+	/* Learned entries go with their connections (conn.c). */
+	if (qp->origin == ROCECT_ORIGIN_MANAGED)
+		kmem_cache_free(managed_cache,
+				container_of(qp, struct rocect_managed_qp, qp));
 }
 
 /**
- * rocect_qp_net_exit() - free a dying namespace's table
+ * rocect_qp_net_exit() - free a dying namespace's managed entries
  * @rn: the namespace's state
  *
  * No packet of the namespace can still be in flight, so entries are freed
- * at once, without events.
+ * at once, without events. Runs before the connections, which hold the
+ * learned entries, are freed.
  */
 void rocect_qp_net_exit(struct rocect_net *rn)
 {
@@ -219,17 +315,17 @@ void rocect_qp_net_exit(struct rocect_net *rn)
 }
 
 /**
- * rocect_qp_init() - create the slab cache of entries
+ * rocect_qp_init() - create the slab cache of managed entries
  *
- * A cache of its own makes the memory per entry visible in
- * /proc/slabinfo ("rocect_qp").
+ * A cache of its own makes their memory visible in /proc/slabinfo
+ * ("rocect_managed_qp"); learned entries live in "rocect_conn".
  *
  * Return: 0 or -ENOMEM.
  */
 int rocect_qp_init(void)
 {
-	qp_cache = KMEM_CACHE(rocect_qp, 0);
-	return qp_cache ? 0 : -ENOMEM;
+	managed_cache = KMEM_CACHE(rocect_managed_qp, 0);
+	return managed_cache ? 0 : -ENOMEM;
 }
 
 /**
@@ -238,5 +334,5 @@ int rocect_qp_init(void)
 void rocect_qp_exit(void)
 {
 	rcu_barrier();
-	kmem_cache_destroy(qp_cache);
+	kmem_cache_destroy(managed_cache);
 }

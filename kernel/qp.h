@@ -5,10 +5,11 @@
 #include <linux/atomic.h>
 #include <linux/netlink.h>
 #include <linux/rhashtable-types.h>
-#include <linux/spinlock.h>
 #include <linux/netfilter.h>
 
+struct net;
 struct rocect_net;
+struct rocect_conn;
 
 /**
  * struct rocect_qp_key - what a RoCE data packet identifies its QP by
@@ -33,15 +34,20 @@ struct rocect_qp_key {
 /**
  * struct rocect_qp - one direction of a QP pair: packets from @key.saddr to
  *	QP @key.dqpn at @key.daddr come from QP @sqpn
- * @node: in the namespace's table
+ * @node: in the namespace's QP table
  * @key: lookup key
  * @sqpn: the source QP of those packets
  * @origin: &enum rocect_origin
  * @state: &enum rocect_state
+ * @dir: learned entries: 0 from the active side, 1 from the passive side;
+ *	the entry is &rocect_conn.qp[@dir]
+ * @linked: in the QP table
  * @packets: packets seen
  * @bytes: their IP length
  * @last_seen: jiffies of the last packet, or of creation
- * @rcu: deferred free
+ *
+ * Learned entries live inside their connection, which frees them; managed
+ * ones are a &struct rocect_managed_qp.
  */
 struct rocect_qp {
 	struct rhash_head node;
@@ -49,30 +55,35 @@ struct rocect_qp {
 	u32 sqpn;
 	u8 origin;
 	u8 state;
+	u8 dir;
+	u8 linked;
 	atomic64_t packets;
 	atomic64_t bytes;
 	unsigned long last_seen;
-	struct rcu_head rcu;
 };
 
 /**
  * struct rocect_qp_table - the QP entries of one namespace
- * @ht: entries by key; lookups under RCU, no lock
- * @lock: serialises changes, so the count limit and @gen are exact
+ * @ht: entries by key; lookups under RCU, changes under &rocect_net.lock
  * @count: entries in @ht
  * @gen: bumped by every insertion and removal, for dump consistency
  */
 struct rocect_qp_table {
 	struct rhashtable ht;
-	spinlock_t lock;	/* protects count and changes of ht */
 	unsigned int count;
 	atomic_t gen;
 };
 
 struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 				   const struct rocect_qp_key *key);
-int rocect_qp_add(struct net *net, const struct rocect_qp_key *key, u32 sqpn,
-		  u8 origin, u8 state, struct netlink_ext_ack *extack);
+struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
+void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state);
+int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
+		     struct netlink_ext_ack *extack);
+void rocect_qp_unlink(struct net *net, struct rocect_qp *qp);
+void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
+int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
+			  u32 sqpn, struct netlink_ext_ack *extack);
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
 unsigned int rocect_qp_flush(struct net *net, int origin);
 void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes);

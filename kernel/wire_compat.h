@@ -10,6 +10,7 @@
 
 #ifdef __KERNEL__
 
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/crc32.h>
@@ -34,6 +35,8 @@ typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline u16 get_unaligned_be16(const void *p)
 {

@@ -66,8 +66,9 @@ for fam, a, b in ((4, '10.0.1.1', '10.0.2.1'), (6, 'fd00:1::1', 'fd00:2::1')):
 req = bytearray(bytes(roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1')['req']))
 req[100] ^= 0xff
 save('bad-icrc', IP(bytes(req)))
+# Data to a QP the handshake did not set up (it set up 0x17 and 0x2a).
 save('data', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
-                                  dqpn=0x2a, psn=1, payload_len=64))
+                                  dqpn=0x99, psn=1, payload_len=64))
 save('short', IP(src='10.0.1.1', dst='10.0.2.1') /
       UDP(sport=49152, dport=4791) / Raw(b'\\x64' * 10))
 "
@@ -141,15 +142,15 @@ ip netns exec "$b" nft -f - <<-EOT
 EOT
 check "unknown-qp drop on r" ip netns exec "$r" "$ROCECT" config set unknown-qp drop
 seen=$(b_seen)
-check "data packet to QP 0x2a sent" send "$a" data
+check "data packet to QP 0x99 sent" send "$a" data
 check "... dropped on r: unknown-qp-dropped 1" expect_stat "$r" unknown-qp-dropped 1
 check "... never reached b" test "$(b_seen)" -eq "$seen"
-check "managed entry for A -> B QP 0x2a on r" ip netns exec "$r" "$ROCECT" qp add \
-	src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+check "managed entry for A -> B QP 0x99 on r" ip netns exec "$r" "$ROCECT" qp add \
+	src 10.0.1.1 dst 10.0.2.1 dqpn 0x99 sqpn 0x17
 check "data packet sent again" send "$a" data
 check "... reached b" busywait 5000 test "$(b_seen)" -eq $((seen + 1))
 check "... no new drop" expect_stat "$r" unknown-qp-dropped 1
-entry=$(ip netns exec "$r" "$ROCECT" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a)
+entry=$(ip netns exec "$r" "$ROCECT" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x99)
 len=$(($(tr -d '\n' <"$pkts/data" | wc -c) / 2))
 check "... counted on the entry: 1 packet of $len bytes" \
 	test "$(jq -c '.[0] | [.packets, .bytes]' <<<"$entry")" = "[1,$len]"

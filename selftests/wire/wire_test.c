@@ -3,39 +3,11 @@
  * Unit tests of the pure RoCEv2 wire library (kernel/wire.c, icrc.c, cnp.c)
  * built in userspace. Output is TAP, closed by "N passed, N failed".
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tap.h"
 #include "wire.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int passed, failed, ntest;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-/* A failed expectation inside a test: say which, and fail the test. */
-#define EXPECT(cond) do {						\
-	if (!(cond)) {							\
-		printf("#   %s:%d: expected %s\n", __FILE__, __LINE__,	\
-		       #cond);						\
-		ok = false;						\
-	}								\
-} while (0)
 
 /* Hex strings (NULL-terminated list, spaces ignored) into bytes. */
 static u32 unhex(const char * const *parts, u8 *buf, u32 max)
@@ -780,6 +752,7 @@ int main(void)
 	test_ipv4_options();
 	test_cnp_ipv6();
 	test_gsi_other_and_names();
+	test_cm_fsm();
 	printf("1..%d\n", ntest);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -14,6 +14,7 @@ static const struct {
 	uint32_t max;	/* the kernel checks the real range */
 } knobs[] = {
 	{ "max-qps", ROCECT_A_CONFIG_MAX_QPS, UINT32_MAX },
+	{ "max-conns", ROCECT_A_CONFIG_MAX_CONNS, UINT32_MAX },
 	{ "idle-timeout", ROCECT_A_CONFIG_IDLE_TIMEOUT, UINT32_MAX },
 	{ "timewait-timeout", ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT, UINT32_MAX },
 };
@@ -24,7 +25,8 @@ static void config_help(void)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] config [ show ]\n"
-		"       rocect config set [ max-qps N ] [ idle-timeout SECONDS ]\n"
+		"       rocect config set [ max-qps N ] [ max-conns N ]\n"
+		"                         [ idle-timeout SECONDS ]\n"
 		"                         [ timewait-timeout SECONDS ]\n"
 		"                         [ unknown-qp accept|drop ]\n");
 }

@@ -14,12 +14,14 @@ static const char *const origins[] = {
 	[ROCECT_ORIGIN_MANAGED] = "managed",
 };
 
-static const char *const states[] = {
+const char *const qp_states[] = {
 	[ROCECT_STATE_REQ] = "req",
 	[ROCECT_STATE_REP] = "rep",
 	[ROCECT_STATE_ESTABLISHED] = "established",
 	[ROCECT_STATE_DISCONNECTING] = "disconnecting",
 	[ROCECT_STATE_TIMEWAIT] = "timewait",
+	[ROCECT_STATE_REJECTED] = "rejected",
+	NULL
 };
 
 const char *const qp_columns[] = {
@@ -32,7 +34,7 @@ static void qp_help(void)
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] qp show [ zone Z ] [ src ADDR ] [ dst ADDR ]\n"
 		"                          [ dqpn QPN ] [ sqpn QPN ] [ origin learned|managed ]\n"
-		"                          [ state req|rep|established|disconnecting|timewait ]\n"
+		"                          [ state req|rep|established|disconnecting|timewait|rejected ]\n"
 		"       rocect [-j [-p]] qp get src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect [-j [-p]] qp query DST_ADDR DQPN [ src ADDR ] [ zone Z ]\n"
 		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ]\n"
@@ -122,13 +124,24 @@ json_object *qp_to_json(const struct nlmsghdr *nlh)
 	v = name_json(tb[ROCECT_A_QP_ORIGIN], origins, 2);
 	if (v)
 		json_object_object_add(o, "origin", v);
-	v = name_json(tb[ROCECT_A_QP_STATE], states, 5);
+	v = name_json(tb[ROCECT_A_QP_STATE], qp_states, ROCECT_STATE_MAX + 1);
 	if (v)
 		json_object_object_add(o, "state", v);
 	add_u64(o, "packets", tb[ROCECT_A_QP_PACKETS]);
 	add_u64(o, "bytes", tb[ROCECT_A_QP_BYTES]);
 	add_u64(o, "idle-ms", tb[ROCECT_A_QP_IDLE_MSECS]);
 	add_u32(o, "timeout", tb[ROCECT_A_QP_TIMEOUT], false);
+	/* Learned entries: what the CM handshake said. */
+	if (tb[ROCECT_A_QP_ACTIVE]) {
+		bool active = mnl_attr_get_u8(tb[ROCECT_A_QP_ACTIVE]);
+
+		json_object_object_add(o, "active", json_object_new_boolean(active));
+	}
+	add_u32(o, "scomm-id", tb[ROCECT_A_QP_SCOMM_ID], false);
+	add_u32(o, "dcomm-id", tb[ROCECT_A_QP_DCOMM_ID], false);
+	add_u64(o, "service-id", tb[ROCECT_A_QP_SERVICE_ID]);
+	add_u32(o, "spsn", tb[ROCECT_A_QP_SPSN], false);
+	add_u32(o, "qkey", tb[ROCECT_A_QP_QKEY], false);
 	return o;
 }
 
@@ -208,9 +221,9 @@ static int qp_args(struct rd *rd, struct nlmsghdr *nlh, const char *need,
 			}
 			mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, i);
 		} else if (!strcmp(key, "state")) {
-			i = lookup(val, states, 5);
+			i = lookup(val, qp_states, ROCECT_STATE_MAX + 1);
 			if (i < 0) {
-				pr_err("invalid state '%s' (use req, rep, established, disconnecting or timewait)",
+				pr_err("invalid state '%s' (use req, rep, established, disconnecting, timewait or rejected)",
 				       val);
 				return -1;
 			}

@@ -20,7 +20,7 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: rocect [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       rocect [ -j [ -p ] ] -b FILE\n"
-		"where  OBJECT := { qp | stats | config | monitor }\n"
+		"where  OBJECT := { qp | conn | stats | config | monitor }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
 }
@@ -30,6 +30,7 @@ static const struct {
 	int (*func)(struct rd *rd);
 } objects[] = {
 	{ "qp", cmd_qp },
+	{ "conn", cmd_conn },
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "monitor", cmd_monitor },

@@ -69,5 +69,7 @@ int cmd_monitor(struct rd *rd);
 /* Shared by qp and monitor */
 json_object *qp_to_json(const struct nlmsghdr *nlh);
 extern const char *const qp_columns[];
+extern const char *const qp_states[];
+int cmd_conn(struct rd *rd);
 
 #endif /* _ROCECT_TOOL_H */

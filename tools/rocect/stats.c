@@ -66,6 +66,15 @@ static const struct {
 	{ ROCECT_A_STATS_QP_DESTROYED, "qp-destroyed" },
 	{ ROCECT_A_STATS_QP_EXPIRED, "qp-expired" },
 	{ ROCECT_A_STATS_UNKNOWN_QP_DROPPED, "unknown-qp-dropped" },
+	{ ROCECT_A_STATS_CONN_CREATED, "conn-created" },
+	{ ROCECT_A_STATS_CONN_DESTROYED, "conn-destroyed" },
+	{ ROCECT_A_STATS_CONN_EXPIRED, "conn-expired" },
+	{ ROCECT_A_STATS_CONN_FULL, "conn-full" },
+	{ ROCECT_A_STATS_CM_UNMATCHED, "cm-unmatched" },
+	{ ROCECT_A_STATS_CM_UNEXPECTED, "cm-unexpected" },
+	{ ROCECT_A_STATS_QP_CONFLICT, "qp-conflict" },
+	{ ROCECT_A_STATS_EXPECT_CREATED, "expect-created" },
+	{ ROCECT_A_STATS_EXPECT_FAILED, "expect-failed" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
@@ -86,6 +95,11 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 		uint32_t n = mnl_attr_get_u32(tb[ROCECT_A_STATS_QP_COUNT]);
 
 		json_object_object_add(o, "qp-count", json_object_new_int64(n));
+	}
+	if (tb[ROCECT_A_STATS_CONN_COUNT]) {
+		uint32_t n = mnl_attr_get_u32(tb[ROCECT_A_STATS_CONN_COUNT]);
+
+		json_object_object_add(o, "conn-count", json_object_new_int64(n));
 	}
 	json_object_object_add(o, "class",
 			       nest_json(tb[ROCECT_A_STATS_CLASS], class_name, false));

@@ -32,6 +32,11 @@
  * ROCECT_CMD_STATS_GET, ROCECT_CMD_STATS_RESET: the "stats" set.
  * ROCECT_CMD_CONFIG_GET, ROCECT_CMD_CONFIG_SET: the "config" set.
  *
+ * Learned entries also carry ROCECT_A_QP_ACTIVE, _SCOMM_ID, _DCOMM_ID,
+ * _SERVICE_ID, _SPSN and, for UD services, _QKEY.
+ *
+ * ROCECT_CMD_CONN_GET (dump): the tracked CM connections, "conn" set.
+ *
  * Multicast group "events": ROCECT_CMD_QP_CREATE_NTF, ROCECT_CMD_QP_CHANGE_NTF
  * and ROCECT_CMD_QP_DELETE_NTF carry a QP entry (counters included).
  */
@@ -59,6 +64,7 @@ enum rocect_state {
 	ROCECT_STATE_ESTABLISHED,	/* RTU or first data seen; managed */
 	ROCECT_STATE_DISCONNECTING,	/* DREQ seen */
 	ROCECT_STATE_TIMEWAIT,		/* DREP seen; expires soon */
+	ROCECT_STATE_REJECTED,		/* REJ seen; expires soon */
 	__ROCECT_STATE_MAX,
 };
 
@@ -88,6 +94,12 @@ enum {
 	ROCECT_A_QP_BYTES,
 	ROCECT_A_QP_IDLE_MSECS,
 	ROCECT_A_QP_TIMEOUT,
+	ROCECT_A_QP_ACTIVE,		/* u8, 1: src is the side that sent REQ */
+	ROCECT_A_QP_SCOMM_ID,		/* u32, src side's CM communication ID */
+	ROCECT_A_QP_DCOMM_ID,		/* u32, dst side's CM communication ID */
+	ROCECT_A_QP_SERVICE_ID,		/* u64, the connection's service ID */
+	ROCECT_A_QP_SPSN,		/* u32, src side's starting PSN */
+	ROCECT_A_QP_QKEY,		/* u32, Q_Key of a UD (SIDR) service */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
@@ -162,6 +174,16 @@ enum {
 	ROCECT_A_STATS_QP_EXPIRED,	/* u64, of those, by timeout */
 	ROCECT_A_STATS_QP_COUNT,	/* u32, entries now */
 	ROCECT_A_STATS_UNKNOWN_QP_DROPPED, /* u64, unknown-qp drop policy */
+	ROCECT_A_STATS_CONN_CREATED,	/* u64, connections tracked */
+	ROCECT_A_STATS_CONN_DESTROYED,	/* u64, forgotten (any reason) */
+	ROCECT_A_STATS_CONN_EXPIRED,	/* u64, of those, by timeout */
+	ROCECT_A_STATS_CONN_FULL,	/* u64, refused: max-conns */
+	ROCECT_A_STATS_CONN_COUNT,	/* u32, connections now */
+	ROCECT_A_STATS_CM_UNMATCHED,	/* u64, CM MADs of no known connection */
+	ROCECT_A_STATS_CM_UNEXPECTED,	/* u64, CM MADs out of order */
+	ROCECT_A_STATS_QP_CONFLICT,	/* u64, learned entries a managed one held */
+	ROCECT_A_STATS_EXPECT_CREATED,	/* u64, conntrack expectations */
+	ROCECT_A_STATS_EXPECT_FAILED,	/* u64 */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -173,9 +195,39 @@ enum {
 	ROCECT_A_CONFIG_IDLE_TIMEOUT,	/* u32 s, 1..604800: learned entries */
 	ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT, /* u32 s, 1..3600 */
 	ROCECT_A_CONFIG_UNKNOWN_QP,	/* u8, enum rocect_unknown_qp_policy */
+	ROCECT_A_CONFIG_MAX_CONNS,	/* u32, 1..8388608 */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
+};
+
+enum {
+	ROCECT_A_CONN_UNSPEC,
+	ROCECT_A_CONN_PAD,
+	ROCECT_A_CONN_ZONE,		/* u16 */
+	ROCECT_A_CONN_AADDR4,		/* active side (sent REQ): be32 */
+	ROCECT_A_CONN_PADDR4,		/* passive side */
+	ROCECT_A_CONN_AADDR6,		/* 16 bytes */
+	ROCECT_A_CONN_PADDR6,
+	ROCECT_A_CONN_ACOMM_ID,		/* u32; SIDR: request ID */
+	ROCECT_A_CONN_PCOMM_ID,		/* u32, 0 before REP */
+	ROCECT_A_CONN_AQPN,		/* u32 */
+	ROCECT_A_CONN_PQPN,		/* u32, before REP absent */
+	ROCECT_A_CONN_APSN,		/* u32, starting PSN */
+	ROCECT_A_CONN_PPSN,		/* u32 */
+	ROCECT_A_CONN_SERVICE_ID,	/* u64 */
+	ROCECT_A_CONN_STATE,		/* u8, enum rocect_state */
+	ROCECT_A_CONN_SIDR,		/* u8, 1: UD service resolution */
+	ROCECT_A_CONN_QKEY,		/* u32, SIDR_REP Q_Key */
+	ROCECT_A_CONN_REJECT_REASON,	/* u16, REJ reason or SIDR_REP status */
+	ROCECT_A_CONN_CMA_SPORT,	/* u16, RDMA CM private data source port */
+	ROCECT_A_CONN_CMA_MATCH,	/* u8, 1: its addresses are the IP ones */
+	ROCECT_A_CONN_AGE_MSECS,	/* u64, since REQ */
+	ROCECT_A_CONN_IDLE_MSECS,	/* u64, since the last CM message or data */
+	ROCECT_A_CONN_TIMEOUT,		/* u32 s until forgotten */
+
+	__ROCECT_A_CONN_MAX,
+	ROCECT_A_CONN_MAX = (__ROCECT_A_CONN_MAX - 1)
 };
 
 enum {
@@ -192,6 +244,7 @@ enum {
 	ROCECT_CMD_QP_CREATE_NTF,
 	ROCECT_CMD_QP_CHANGE_NTF,
 	ROCECT_CMD_QP_DELETE_NTF,
+	ROCECT_CMD_CONN_GET,
 
 	__ROCECT_CMD_MAX,
 	ROCECT_CMD_MAX = (__ROCECT_CMD_MAX - 1)

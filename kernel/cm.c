@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection tracking from the CM MADs: find the connection a message
+ * belongs to, step the state machine (cm_fsm.c) and carry out its action:
+ * create the connection, learn the passive side and both QP entries, change
+ * state, forget; then set up the conntrack expectations it calls for.
+ */
+#include <linux/jiffies.h>
+#include <net/netfilter/nf_conntrack_zones.h>
+#include <uapi/linux/rocect.h>
+
+#include "cm.h"
+#include "expect.h"
+#include "netns.h"
+
+/* Expectations to set up once the namespace's lock is dropped. */
+struct cm_todo {
+	bool reverse;		/* traffic towards the active side */
+	bool forward;		/* data towards the passive side */
+	bool permanent;
+	union nf_inet_addr active, passive;
+};
+
+static void make_key(struct rocect_conn_key *k, const u8 *active,
+		     const u8 *passive, u32 comm_id, u16 zone, u8 family,
+		     bool sidr)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(&k->active, active, sizeof(k->active));
+	memcpy(&k->passive, passive, sizeof(k->passive));
+	k->comm_id = comm_id;
+	k->zone = zone;
+	k->family = family;
+	k->sidr = sidr;
+}
+
+/*
+ * The connection of a CM message. REQ, RTU and SIDR_REQ come from the
+ * active side, REP and SIDR_REP from the passive side; the others may come
+ * from either, and the second communication ID tells which.
+ */
+static struct rocect_conn *find_conn(struct rocect_net *rn,
+				     const struct roce_pkt *pkt,
+				     enum roce_cm_event ev, u16 zone,
+				     struct rocect_conn_key *k)
+{
+	const struct roce_cm *cm = &pkt->cm;
+	bool sidr = ev == ROCE_CM_EV_SIDR_REQ || ev == ROCE_CM_EV_SIDR_REP_OK ||
+		    ev == ROCE_CM_EV_SIDR_REP_FAIL;
+	struct rocect_conn *conn;
+
+	switch (ev) {
+	case ROCE_CM_EV_REQ:
+	case ROCE_CM_EV_SIDR_REQ:
+	case ROCE_CM_EV_RTU:
+		make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
+			 pkt->family, sidr);
+		return rocect_conn_lookup(rn, k);
+	case ROCE_CM_EV_REP:
+		make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
+			 pkt->family, false);
+		return rocect_conn_lookup(rn, k);
+	case ROCE_CM_EV_SIDR_REP_OK:
+	case ROCE_CM_EV_SIDR_REP_FAIL:
+		/* The request ID parses as the local communication ID. */
+		make_key(k, pkt->daddr, pkt->saddr, cm->local_comm_id, zone,
+			 pkt->family, true);
+		return rocect_conn_lookup(rn, k);
+	default:
+		break;
+	}
+	make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
+		 pkt->family, false);
+	conn = rocect_conn_lookup(rn, k);
+	if (conn && (!conn->comm_id[1] || !cm->remote_comm_id ||
+		     conn->comm_id[1] == cm->remote_comm_id))
+		return conn;
+	make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
+		 pkt->family, false);
+	conn = rocect_conn_lookup(rn, k);
+	if (conn && (!conn->comm_id[1] || !cm->local_comm_id ||
+		     conn->comm_id[1] == cm->local_comm_id))
+		return conn;
+	return NULL;
+}
+
+/*
+ * Link a learned entry. An older connection's learned entry with the same
+ * key means the host reused the QP number: that connection is over. A
+ * managed entry wins: the operator's word stands.
+ */
+static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
+{
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_qp *old;
+
+	old = rocect_qp_lookup(rn, &conn->qp[dir].key);
+	if (old && rocect_qp_conn(old) == conn)
+		return;		/* both directions alike: a host to itself */
+	if (old && old->origin == ROCECT_ORIGIN_MANAGED) {
+		rocect_stats_inc(rn, ROCECT_CTR_QP_CONFLICT);
+		return;
+	}
+	if (old)
+		rocect_conn_destroy(net, rocect_qp_conn(old), false);
+	rocect_qp_insert(net, &conn->qp[dir], NULL);
+}
+
+/* The REQ or SIDR_REQ's details, on a new connection. */
+static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt)
+{
+	const struct roce_cm *cm = &pkt->cm;
+
+	conn->service_id = cm->service_id;
+	if (cm->cma.valid) {
+		conn->cma_sport = cm->cma.src_port;
+		conn->cma_match = !memcmp(cm->cma.src, pkt->saddr, 16) &&
+				  !memcmp(cm->cma.dst, pkt->daddr, 16);
+	}
+	if (conn->sidr)
+		return;
+	conn->psn[0] = cm->starting_psn;
+	conn->qp[0].sqpn = cm->qpn;
+	conn->qp[1].key.dqpn = cm->qpn;
+}
+
+/* The REP or accepting SIDR_REP: both QPs are known, link the entries. */
+static void learn_passive(struct net *net, struct rocect_conn *conn,
+			  const struct roce_cm *cm)
+{
+	conn->qp[0].key.dqpn = cm->qpn;
+	if (conn->sidr) {
+		/* UD: the client's QP shows in its first packet's DETH. */
+		conn->qkey = cm->qkey;
+		link_qp(net, conn, 0);
+		return;
+	}
+	conn->comm_id[1] = cm->local_comm_id;
+	conn->psn[1] = cm->starting_psn;
+	conn->qp[1].sqpn = cm->qpn;
+	link_qp(net, conn, 0);
+	link_qp(net, conn, 1);
+}
+
+/**
+ * rocect_cm_packet() - track a CM MAD
+ * @net: the namespace it was seen in
+ * @ct: its conntrack
+ * @pkt: the parsed MAD (class %ROCE_CLASS_CM, ICRC verified)
+ *
+ * Context: the helper callback (RCU, softirq or process context).
+ */
+void rocect_cm_packet(struct net *net, struct nf_conn *ct,
+		      const struct roce_pkt *pkt)
+{
+	struct rocect_net *rn = rocect_net(net);
+	u16 zone = nf_ct_zone(ct)->id;
+	struct cm_todo todo = { 0 };
+	enum roce_cm_state state, next;
+	enum roce_cm_action act;
+	struct rocect_conn_key k;
+	struct rocect_conn *conn;
+	enum roce_cm_event ev;
+
+	if (!roce_cm_event_of(&pkt->cm, &ev))
+		return;
+
+	spin_lock_bh(&rn->lock);
+	conn = find_conn(rn, pkt, ev, zone, &k);
+	state = conn ? conn->state : ROCE_CS_NONE;
+	act = roce_cm_step(state, ev, &next);
+	switch (act) {
+	case ROCE_CM_ACT_REPLACE:
+		rocect_conn_destroy(net, conn, false);
+		fallthrough;
+	case ROCE_CM_ACT_CREATE:
+		conn = rocect_conn_create(net, &k);
+		if (!conn)
+			break;
+		learn_active(conn, pkt);
+		todo.reverse = !conn->sidr;
+		break;
+	case ROCE_CM_ACT_ACCEPT:
+		learn_passive(net, conn, &pkt->cm);
+		rocect_conn_set_state(net, conn, next);
+		todo.reverse = !conn->sidr;
+		todo.forward = true;
+		todo.permanent = true;
+		break;
+	case ROCE_CM_ACT_UPDATE:
+		if (next == ROCE_CS_REJECTED) {
+			/* Refused: no data may flow, the entries go now. */
+			conn->reason = ev == ROCE_CM_EV_REJ ?
+				       pkt->cm.reject_reason : pkt->cm.sidr_status;
+			if (conn->qp[0].linked)
+				rocect_qp_unlink(net, &conn->qp[0]);
+			if (conn->qp[1].linked)
+				rocect_qp_unlink(net, &conn->qp[1]);
+		}
+		rocect_conn_set_state(net, conn, next);
+		break;
+	case ROCE_CM_ACT_UNEXPECTED:
+		rocect_stats_inc(rn, conn ? ROCECT_CTR_CM_UNEXPECTED :
+					    ROCECT_CTR_CM_UNMATCHED);
+		break;
+	case ROCE_CM_ACT_NONE:
+		break;
+	}
+	if (conn) {
+		WRITE_ONCE(conn->seen, (u32)jiffies);
+		todo.active = conn->qp[0].key.saddr;
+		todo.passive = conn->qp[0].key.daddr;
+	}
+	spin_unlock_bh(&rn->lock);
+
+	/* The flows of this connection are related to the CM conntrack. */
+	if (todo.reverse)
+		rocect_expect(rn, ct->master ?: ct, ROCECT_EXP_REVERSE,
+			      &todo.passive, &todo.active, todo.permanent);
+	if (todo.forward)
+		rocect_expect(rn, ct->master ?: ct, ROCECT_EXP_FORWARD,
+			      &todo.active, &todo.passive, true);
+}
+
+/**
+ * rocect_cm_data() - what a data packet tells about its connection
+ * @net: the namespace
+ * @qp: the packet's learned entry
+ * @pkt: the packet
+ *
+ * Data to the passive side's QP while the RTU is missing establishes the
+ * connection (as COMM_EST does in the receiving host). A UD client's first
+ * packet names its QP in the DETH: the server's replies get their entry.
+ *
+ * Context: the helper callback; cheap unless one of those applies.
+ */
+void rocect_cm_data(struct net *net, struct rocect_qp *qp,
+		    const struct roce_pkt *pkt)
+{
+	struct rocect_conn *conn = rocect_qp_conn(qp);
+	struct rocect_net *rn = rocect_net(net);
+	enum roce_cm_state next;
+
+	if (qp->dir != 0)
+		return;
+	if (READ_ONCE(conn->state) == ROCE_CS_REP) {
+		spin_lock_bh(&rn->lock);
+		if (qp->linked && roce_cm_step(conn->state,
+					       ROCE_CM_EV_DATA_TO_PASSIVE,
+					       &next) == ROCE_CM_ACT_UPDATE)
+			rocect_conn_set_state(net, conn, next);
+		spin_unlock_bh(&rn->lock);
+	}
+	if (conn->sidr && pkt->has_deth && !READ_ONCE(conn->qp[1].linked)) {
+		spin_lock_bh(&rn->lock);
+		if (qp->linked && !conn->qp[1].linked) {
+			WRITE_ONCE(conn->qp[0].sqpn, pkt->deth_src_qp);
+			conn->qp[1].key.dqpn = pkt->deth_src_qp;
+			conn->qp[1].sqpn = conn->qp[0].key.dqpn;
+			link_qp(net, conn, 1);
+		}
+		spin_unlock_bh(&rn->lock);
+	}
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ROCECT_CM_H
+#define _ROCECT_CM_H
+
+#include <net/netfilter/nf_conntrack.h>
+
+#include "wire.h"
+
+struct rocect_qp;
+
+void rocect_cm_packet(struct net *net, struct nf_conn *ct,
+		      const struct roce_pkt *pkt);
+void rocect_cm_data(struct net *net, struct rocect_qp *qp,
+		    const struct roce_pkt *pkt);
+
+#endif /* _ROCECT_CM_H */

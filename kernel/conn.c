@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracked CM connections of a namespace. A connection is one allocation
+ * holding both QP directions; it is keyed by its addresses, zone and the
+ * active side's communication ID, and expires when idle or some time after
+ * its end (TIMEWAIT, reject). Changes take the namespace's lock.
+ */
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <uapi/linux/rocect.h>
+
+#include "netlink.h"
+#include "netns.h"
+
+/* How often the collector looks for expired connections. */
+#define GC_INTERVAL	HZ
+
+static struct kmem_cache *conn_cache __read_mostly;
+
+static void key_of(const struct rocect_conn *conn, struct rocect_conn_key *k)
+{
+	const struct rocect_qp_key *q = &conn->qp[0].key;
+
+	memset(k, 0, sizeof(*k));
+	k->active = q->saddr;
+	k->passive = q->daddr;
+	k->comm_id = conn->comm_id[0];
+	k->zone = q->zone;
+	k->family = q->family;
+	k->sidr = conn->sidr;
+}
+
+static u32 conn_hash(const void *data, u32 len, u32 seed)
+{
+	BUILD_BUG_ON(sizeof(struct rocect_conn_key) % sizeof(u32));
+	return jhash2(data, sizeof(struct rocect_conn_key) / sizeof(u32), seed);
+}
+
+static u32 conn_obj_hash(const void *data, u32 len, u32 seed)
+{
+	struct rocect_conn_key k;
+
+	key_of(data, &k);
+	return conn_hash(&k, sizeof(k), seed);
+}
+
+static int conn_obj_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	struct rocect_conn_key k;
+
+	key_of(obj, &k);
+	return memcmp(&k, arg->key, sizeof(k));
+}
+
+static const struct rhashtable_params conn_params = {
+	.head_offset = offsetof(struct rocect_conn, node),
+	.hashfn = conn_hash,
+	.obj_hashfn = conn_obj_hash,
+	.obj_cmpfn = conn_obj_cmp,
+	.automatic_shrinking = true,
+};
+
+/**
+ * rocect_conn_lookup() - find a connection by its key
+ * @rn: the namespace's state
+ * @key: the key, padding zeroed
+ *
+ * Context: under rcu_read_lock() or &rocect_net.lock.
+ * Return: the connection or NULL.
+ */
+struct rocect_conn *rocect_conn_lookup(struct rocect_net *rn,
+				       const struct rocect_conn_key *key)
+{
+	return rhashtable_lookup(&rn->conns.ht, key, conn_params);
+}
+
+/**
+ * rocect_conn_uapi_state() - the netlink state of a connection state
+ * @state: &enum roce_cm_state, not %ROCE_CS_NONE
+ *
+ * Return: &enum rocect_state.
+ */
+u8 rocect_conn_uapi_state(enum roce_cm_state state)
+{
+	BUILD_BUG_ON(ROCE_CS_REJECTED - 1 != ROCECT_STATE_REJECTED);
+	BUILD_BUG_ON(ROCE_CS_REQ - 1 != ROCECT_STATE_REQ);
+	return state - 1;
+}
+
+/**
+ * rocect_conn_create() - start tracking a connection, in state REQ
+ * @net: the namespace
+ * @key: addresses, zone, family and the active side's ID
+ *
+ * Context: &rocect_net.lock held.
+ * Return: the connection, or NULL if max_conns is reached (counted) or
+ * memory is short.
+ */
+struct rocect_conn *rocect_conn_create(struct net *net,
+				       const struct rocect_conn_key *key)
+{
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_conn *conn;
+	int i;
+
+	lockdep_assert_held(&rn->lock);
+	if (rn->conns.count >= READ_ONCE(rn->config.max_conns)) {
+		rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
+		return NULL;
+	}
+	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
+	if (!conn)
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		struct rocect_qp *qp = &conn->qp[i];
+
+		rocect_qp_init_entry(qp, ROCECT_ORIGIN_LEARNED, ROCECT_STATE_REQ);
+		qp->dir = i;
+		qp->key.saddr = i ? key->passive : key->active;
+		qp->key.daddr = i ? key->active : key->passive;
+		qp->key.zone = key->zone;
+		qp->key.family = key->family;
+	}
+	conn->comm_id[0] = key->comm_id;
+	conn->sidr = key->sidr;
+	conn->state = ROCE_CS_REQ;
+	conn->created = jiffies;
+	conn->changed = conn->created;
+	conn->seen = conn->created;
+	/* _fast() is for fixed-length keys only: this table hashes objects. */
+	if (rhashtable_lookup_insert_key(&rn->conns.ht, key, &conn->node,
+					 conn_params)) {
+		kmem_cache_free(conn_cache, conn);
+		return NULL;
+	}
+	rn->conns.count++;
+	rocect_stats_inc(rn, ROCECT_CTR_CONN_CREATED);
+	return conn;
+}
+
+static void conn_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(conn_cache, container_of(head, struct rocect_conn, rcu));
+}
+
+/**
+ * rocect_conn_destroy() - forget a connection and its QP entries
+ * @net: the namespace
+ * @conn: the connection
+ * @expired: it timed out (counted as such)
+ *
+ * Context: &rocect_net.lock held. Freed after a grace period.
+ */
+void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
+			 bool expired)
+{
+	struct rocect_net *rn = rocect_net(net);
+	int i;
+
+	lockdep_assert_held(&rn->lock);
+	for (i = 0; i < 2; i++) {
+		if (!conn->qp[i].linked)
+			continue;
+		rocect_qp_unlink(net, &conn->qp[i]);
+		if (expired)
+			rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
+	}
+	rhashtable_remove_fast(&rn->conns.ht, &conn->node, conn_params);
+	rn->conns.count--;
+	rocect_stats_inc(rn, ROCECT_CTR_CONN_DESTROYED);
+	if (expired)
+		rocect_stats_inc(rn, ROCECT_CTR_CONN_EXPIRED);
+	call_rcu(&conn->rcu, conn_free_rcu);
+}
+
+/**
+ * rocect_conn_set_state() - move a connection and its entries on
+ * @net: the namespace
+ * @conn: the connection
+ * @state: the new state
+ *
+ * Context: &rocect_net.lock held.
+ */
+void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
+			   enum roce_cm_state state)
+{
+	WRITE_ONCE(conn->state, state);
+	WRITE_ONCE(conn->changed, (u32)jiffies);
+	rocect_qp_set_state(net, &conn->qp[0], rocect_conn_uapi_state(state));
+	rocect_qp_set_state(net, &conn->qp[1], rocect_conn_uapi_state(state));
+}
+
+/* A 32-bit jiffies stamp (at most 49 days old at HZ=1000) in full. */
+static unsigned long stamp(u32 then)
+{
+	unsigned long now = jiffies;
+
+	return now - (u32)((u32)now - then);
+}
+
+/**
+ * rocect_conn_last_active() - jiffies of the last CM message or data packet
+ * @conn: the connection
+ *
+ * Return: the latest of the three, as a full jiffies value.
+ */
+unsigned long rocect_conn_last_active(const struct rocect_conn *conn)
+{
+	unsigned long last = stamp(READ_ONCE(conn->seen));
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (time_after(READ_ONCE(conn->qp[i].last_seen), last))
+			last = READ_ONCE(conn->qp[i].last_seen);
+	return last;
+}
+
+/* Jiffies after which @conn is forgotten. */
+static unsigned long conn_deadline(struct rocect_net *rn,
+				   const struct rocect_conn *conn)
+{
+	u8 state = READ_ONCE(conn->state);
+
+	if (state == ROCE_CS_TIMEWAIT || state == ROCE_CS_REJECTED)
+		return stamp(READ_ONCE(conn->changed)) +
+		       READ_ONCE(rn->config.timewait_timeout) * HZ;
+	return rocect_conn_last_active(conn) +
+	       READ_ONCE(rn->config.idle_timeout) * HZ;
+}
+
+/**
+ * rocect_conn_timeout() - seconds until a connection is forgotten
+ * @rn: the namespace's state
+ * @conn: the connection
+ *
+ * Return: the seconds, 0 if due.
+ */
+u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn)
+{
+	unsigned long deadline = conn_deadline(rn, conn);
+
+	return time_after(deadline, jiffies) ?
+	       DIV_ROUND_UP(deadline - jiffies, HZ) : 0;
+}
+
+static void conn_gc(struct work_struct *work)
+{
+	struct rocect_net *rn = container_of(to_delayed_work(work),
+					     struct rocect_net, conns.gc);
+	struct net *net = rn->net;
+	struct rhashtable_iter iter;
+	struct rocect_conn_key k;
+	struct rocect_conn *conn;
+
+	rhashtable_walk_enter(&rn->conns.ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((conn = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(conn) || time_before(jiffies, conn_deadline(rn, conn)))
+			continue;
+		spin_lock_bh(&rn->lock);
+		/* Still there, and still due? A CM message may have won. */
+		key_of(conn, &k);
+		if (rocect_conn_lookup(rn, &k) == conn &&
+		    !time_before(jiffies, conn_deadline(rn, conn)))
+			rocect_conn_destroy(net, conn, true);
+		spin_unlock_bh(&rn->lock);
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
+			   GC_INTERVAL);
+}
+
+/**
+ * rocect_conn_net_init() - an empty table and its collector
+ * @net: the new namespace
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_conn_net_init(struct net *net)
+{
+	struct rocect_net *rn = rocect_net(net);
+	int err;
+
+	rn->conns.count = 0;
+	err = rhashtable_init(&rn->conns.ht, &conn_params);
+	if (err)
+		return err;
+	INIT_DELAYED_WORK(&rn->conns.gc, conn_gc);
+	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
+			   GC_INTERVAL);
+	return 0;
+}
+
+/**
+ * rocect_conn_net_pre_exit() - stop the collector of a dying namespace
+ * @rn: the namespace's state
+ */
+void rocect_conn_net_pre_exit(struct rocect_net *rn)
+{
+	cancel_delayed_work_sync(&rn->conns.gc);
+}
+
+static void conn_free_now(void *ptr, void *arg)
+{
+	kmem_cache_free(conn_cache, ptr);
+}
+
+/**
+ * rocect_conn_net_exit() - free a dying namespace's connections
+ * @rn: the namespace's state
+ *
+ * After the QP table is gone: no reference to the entries inside remains.
+ */
+void rocect_conn_net_exit(struct rocect_net *rn)
+{
+	rhashtable_free_and_destroy(&rn->conns.ht, conn_free_now, NULL);
+}
+
+/**
+ * rocect_conn_init() - create the slab cache of connections
+ *
+ * Its objects ("rocect_conn" in /proc/slabinfo) hold both directions of a
+ * connection: half an object is the memory of one tracked QP direction.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rocect_conn_init(void)
+{
+	conn_cache = KMEM_CACHE(rocect_conn, 0);
+	return conn_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * rocect_conn_exit() - destroy the cache once all deferred frees have run
+ */
+void rocect_conn_exit(void)
+{
+	rcu_barrier();
+	kmem_cache_destroy(conn_cache);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ROCECT_CONN_H
+#define _ROCECT_CONN_H
+
+#include <linux/rhashtable-types.h>
+#include <linux/workqueue.h>
+
+#include "cm_fsm.h"
+#include "qp.h"
+
+/**
+ * struct rocect_conn_key - what identifies a CM connection
+ * @active: address of the side that sent REQ (or SIDR_REQ)
+ * @passive: address of the other side
+ * @comm_id: the active side's communication ID (SIDR: the request ID)
+ * @zone: conntrack zone ID
+ * @family: 4 or 6
+ * @sidr: a service ID resolution (UD), not a connection
+ *
+ * Two clients using the same communication ID from different addresses,
+ * or in different zones, are two connections.
+ */
+struct rocect_conn_key {
+	union nf_inet_addr active;
+	union nf_inet_addr passive;
+	u32 comm_id;
+	u16 zone;
+	u8 family;
+	u8 sidr;
+};
+
+/**
+ * struct rocect_conn - a CM connection and its two QP directions
+ * @node: in the namespace's connection table
+ * @comm_id: communication IDs, [0] active side's, [1] passive side's
+ * @psn: starting PSNs, [0] of the active side's packets, [1] passive's
+ * @service_id: from REQ or SIDR_REQ
+ * @qkey: SIDR_REP Q_Key
+ * @reason: REJ reason or SIDR_REP status
+ * @cma_sport: RDMA CM private-data source port
+ * @state: &enum roce_cm_state
+ * @sidr: UD service resolution
+ * @cma_match: the RDMA CM private-data addresses are the IP addresses
+ * @created: jiffies of the REQ
+ * @changed: jiffies of the last state change
+ * @seen: jiffies of the last CM message
+ * @rcu: deferred free
+ * @qp: [0] active to passive (dqpn: passive QP), [1] passive to active;
+ *	their keys also hold the connection's addresses, zone and family
+ *
+ * The addresses are not repeated outside @qp[0].key: the connection
+ * table hashes a connection from there.
+ */
+struct rocect_conn {
+	struct rhash_head node;
+	u32 comm_id[2];
+	u32 psn[2];
+	u64 service_id;
+	u32 qkey;
+	u16 reason;
+	u16 cma_sport;
+	u8 state;
+	u8 sidr;
+	u8 cma_match;
+	u32 created;
+	u32 changed;
+	u32 seen;
+	struct rcu_head rcu;
+	struct rocect_qp qp[2];
+};
+
+/**
+ * struct rocect_conn_table - the connections of one namespace
+ * @ht: connections by key, changes under &rocect_net.lock
+ * @count: connections in @ht
+ * @gc: expires idle connections and those done with TIMEWAIT
+ */
+struct rocect_conn_table {
+	struct rhashtable ht;
+	unsigned int count;
+	struct delayed_work gc;
+};
+
+struct rocect_net;
+
+struct rocect_conn *rocect_conn_lookup(struct rocect_net *rn,
+				       const struct rocect_conn_key *key);
+struct rocect_conn *rocect_conn_create(struct net *net,
+				       const struct rocect_conn_key *key);
+void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
+			 bool expired);
+void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
+			   enum roce_cm_state state);
+u8 rocect_conn_uapi_state(enum roce_cm_state state);
+u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn);
+unsigned long rocect_conn_last_active(const struct rocect_conn *conn);
+
+int rocect_conn_net_init(struct net *net);
+void rocect_conn_net_pre_exit(struct rocect_net *rn);
+void rocect_conn_net_exit(struct rocect_net *rn);
+int rocect_conn_init(void);
+void rocect_conn_exit(void);
+
+#endif /* _ROCECT_CONN_H */

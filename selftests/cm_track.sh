@@ -1,0 +1,335 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# CM connection tracking, on a router (helper on r) and on an endpoint
+# (helper on b), with CM exchanges crafted by scapy:
+#
+#   a (10.0.1.1, .2; fd00:1::1) -- r (forwarding) -- b (10.0.2.1; fd00:2::1)
+#
+# REQ/REP/RTU gives entries in both directions with the right QPNs (they
+# differ on each side); conntrack expectations make the REP's and the data
+# flows RELATED with the helper; REJ, MRA then REP, DREQ/DREP -> TIMEWAIT
+# -> gone, a lost RTU completed by data, duplicates, two clients with the
+# same comm ID and QPN, a zone, IPv6, SIDR; the unknown-qp firewall with
+# learned entries; bad ICRC and malformed MADs create nothing; max-conns;
+# idle expiry; namespace deletion and module unload with live entries.
+
+source "$(dirname "$0")/lib.sh"
+
+checktool nft --version
+checktool conntrack --version
+checktool jq --version
+checktool "$PYTHON" -c 'import scapy.contrib.roce'
+[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+
+cleanup()
+{
+	rm -rf "$pkts"
+	cleanup_all_ns
+	unload_module
+}
+trap cleanup EXIT
+unload_module
+
+# Every packet of the test, crafted in one interpreter (scapy starts slowly).
+craft_packets()
+{
+	pkts=$(mktemp -d)
+	craft "$pkts" "
+A, A2, B, A6, B6 = '10.0.1.1', '10.0.1.2', '10.0.2.1', 'fd00:1::1', 'fd00:2::1'
+
+def conn(name, a, b, cid, qps, psns=(0x111111, 0x222222)):
+    ex = roce_pkt.cm_exchange(a, b, comm_ids=cid, qpns=qps, psns=psns)
+    fam = roce_pkt.family_of(a)
+    for k in ('req', 'rep', 'rtu'):
+        save(name + '-' + k, ex[k])
+    cm = lambda s, d, attr, **f: roce_pkt.cm_packet(fam, s, d, attr, **f)
+    save(name + '-mra', cm(b, a, 'mra', local_comm_id=cid[1],
+                          remote_comm_id=cid[0], msg_target=0))
+    save(name + '-rej', cm(b, a, 'rej', local_comm_id=cid[1],
+                          remote_comm_id=cid[0], reject_reason=28))
+    save(name + '-dreq', cm(a, b, 'dreq', local_comm_id=cid[0],
+                           remote_comm_id=cid[1], qpn=qps[1]))
+    save(name + '-drep', cm(b, a, 'drep', local_comm_id=cid[1],
+                           remote_comm_id=cid[0]))
+    # Data on a flow of its own (a NIC picks another UDP source port).
+    save(name + '-data', roce_pkt.data_packet(fam, a, b, 0x04, qps[1], 1,
+                         payload_len=256, ip_args={'sport': 0xd000 + qps[0]}))
+    save(name + '-rdata', roce_pkt.data_packet(fam, b, a, 0x04, qps[0], 1,
+                          payload_len=256, ip_args={'sport': 0xd000 + qps[1]}))
+    save(name + '-stray', roce_pkt.data_packet(fam, a, b, 0x04, 0x999, 1,
+                          payload_len=64, ip_args={'sport': 0xd000 + qps[0]}))
+
+conn('c1', A, B, (0x1001, 0x2001), (0x17, 0x2a))
+conn('c2', A, B, (0x1002, 0x2002), (0x18, 0x2b))
+conn('c3', A, B, (0x1003, 0x2003), (0x19, 0x2c))
+conn('c4', A, B, (0x1004, 0x2004), (0x1a, 0x2d))
+conn('c5', A, B, (0x1005, 0x2005), (0x1b, 0x2e))
+conn('c6', A, B, (0x5000, 0x6000), (0x30, 0x40))
+conn('c7', A2, B, (0x5000, 0x6001), (0x30, 0x41))
+conn('c8', A6, B6, (0x1008, 0x2008), (0x1c, 0x2f))
+conn('c9', A, B, (0x1009, 0x2009), (0x1d, 0x31))
+req = bytearray(bytes(roce_pkt.cm_exchange(A, B, comm_ids=(0x100a, 0x200a),
+                qpns=(0x1e, 0x32))['req']))
+req[100] ^= 0xff
+save('bad-icrc', IP(bytes(req)))
+mad = roce_pkt.cm_packet(4, A, B, 'req', local_comm_id=0x100b, qpn=0x1f)
+raw = bytearray(bytes(mad))
+raw[48 + 2] = 9                            # CM class version 9
+save('bad-version', IP(bytes(raw)))
+sidr = roce_pkt.cm_packet(4, A, B, 'sidr_req', local_comm_id=0x77,
+                          service_id=roce_pkt.rdma_cm_service_id(7174, 0x11))
+save('s1-req', sidr)
+save('s1-rep', roce_pkt.cm_packet(4, B, A, 'sidr_rep', local_comm_id=0x77,
+                                  qpn=0x55, qkey=0x1234,
+                                  service_id=roce_pkt.rdma_cm_service_id(7174, 0x11)))
+save('s1-data', roce_pkt.data_packet(4, A, B, 0x64, 0x55, 1, payload_len=64,
+                                     deth_qkey=0x1234, deth_sqpn=0x66,
+                                     ip_args={'sport': 0xe000}))
+" 2>/dev/null
+}
+
+# xchg NS NAME [NS NAME]...: replay packets, each from its namespace.
+xchg()
+{
+	while [ $# -ge 2 ]; do
+		send "$1" "$2" || return 1
+		shift 2
+	done
+}
+
+# send NS NAME...: replay crafted packets from namespace NS, in order.
+send()
+{
+	local ns=$1 f
+
+	shift
+	for f in "$@"; do
+		ip netns exec "$ns" "$ROCE_SEND" "$pkts/$f" 2>/dev/null || return 1
+	done
+}
+
+# Topology; the helper ruleset goes on the namespace given.
+setup_topology()
+{
+	setup_ns a r b || return 1
+	ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
+	ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
+	ip -n "$a" addr add 10.0.1.1/24 dev veth0
+	ip -n "$a" addr add 10.0.1.2/24 dev veth0
+	ip -n "$a" addr add fd00:1::1/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.1.254/24 dev veth0
+	ip -n "$r" addr add fd00:1::fe/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.2.254/24 dev veth1
+	ip -n "$r" addr add fd00:2::fe/64 dev veth1 nodad
+	ip -n "$b" addr add 10.0.2.1/24 dev veth0
+	ip -n "$b" addr add fd00:2::1/64 dev veth0 nodad
+	for ns in "$a" "$r" "$b"; do
+		ip -n "$ns" link set veth0 up
+	done
+	ip -n "$r" link set veth1 up
+	ip -n "$a" route add default via 10.0.1.254
+	ip -n "$a" -6 route add default via fd00:1::fe
+	ip -n "$b" route add default via 10.0.2.254
+	ip -n "$b" -6 route add default via fd00:2::fe
+	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
+	# Counts of RELATED RoCE packets, to see expectations at work.
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet watch {
+		    chain forward {
+		        type filter hook forward priority filter;
+		        udp dport 4791 ct state related counter
+		    }
+		}
+	EOT
+}
+
+on() { local ns=$1; shift; ip netns exec "$ns" "$ROCECT" "$@"; }
+# conn_state NS ACOMM_ID: the state of a connection ("" if none).
+conn_state()
+{
+	on "$1" -j conn | jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c) | .state'
+}
+# entry NS SRC DST DQPN: sqpn and state of a QP entry ("" if none).
+entry()
+{
+	on "$1" -j qp show src "$2" dst "$3" dqpn "$4" | jq -r '.[] | "\(.sqpn) \(.state)"'
+}
+related() { ip netns exec "$r" nft list chain inet watch forward | grep -o 'packets [0-9]*' | cut -d' ' -f2; }
+is() { [ "$1" = "$2" ] || { echo "    got '$1', expected '$2'"; return 1; }; }
+# Predicates for busywait, which runs its command again each time.
+conn_gone() { [ -z "$(conn_state "$1" "$2")" ]; }
+entry_gone() { [ -z "$(entry "$@")" ]; }
+conns_are() { [ "$(on "$1" -j conn | jq length)" -eq "$2" ]; }
+
+check "module installed for modprobe" install_module
+check "packets crafted with scapy" craft_packets
+check "topology up" setup_topology
+check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
+check "timeouts for the test: idle 600 s, TIMEWAIT 2 s" \
+	on "$r" config set idle-timeout 600 timewait-timeout 2
+
+# Test the handshake, step by step: c1 is A's QP 0x17 <-> B's QP 0x2a.
+check "REQ sent" send "$a" c1-req
+check "REQ: connection in state req" is "$(conn_state "$r" 4097)" req
+check "REQ: no QP entry yet" is "$(on "$r" -j qp show | jq length)" 0
+check "REQ: expectation b -> a listed by conntrack" \
+	busywait 3000 sh -c "ip netns exec $r conntrack -L expect 2>/dev/null | grep -q 'src=10.0.2.1 dst=10.0.1.1'"
+check "REP sent" send "$b" c1-rep
+check "REP: a -> b entry (dqpn 0x2a) has sqpn 0x17" \
+	is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2a)" "23 rep"
+check "REP: b -> a entry (dqpn 0x17) has sqpn 0x2a" \
+	is "$(entry "$r" 10.0.2.1 10.0.1.1 0x17)" "42 rep"
+check "REP: its flow is RELATED to the REQ's" test "$(related)" -ge 1
+check "RTU sent" send "$a" c1-rtu
+check "RTU: established" is "$(conn_state "$r" 4097)" established
+json=$(on "$r" -j conn)
+check "conn shows both QPNs, PSNs and the service" is \
+	"$(jq -r '.[] | select(."acomm-id" == 4097) | "\(.aqpn) \(.pqpn) \(.apsn) \(.ppsn) \(."pcomm-id") \(.service)"' <<<"$json")" \
+	"23 42 1118481 2236962 8193 tcp:18515"
+check "RDMA CM private data matches the addresses" is \
+	"$(jq '.[] | select(."acomm-id" == 4097) | ."cma-match"' <<<"$json")" true
+check "query: who sends to QP 0x2a at b? QP 0x17" \
+	is "$(on "$r" -j qp query 10.0.2.1 0x2a | jq '.[0].sqpn')" 23
+rel=$(related)
+check "data a -> b on a new flow" send "$a" c1-data
+check "... counted on the entry" \
+	is "$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 1
+check "... its flow is RELATED (forward expectation)" test "$(related)" -gt "$rel"
+check "data b -> a on a new flow" send "$b" c1-rdata
+check "... its flow is RELATED too" test "$(related)" -gt $((rel + 1))
+check "... and has the helper (conntrack -L)" sh -c \
+	"ip netns exec $r conntrack -L -p udp --sport $((0xd02a)) 2>/dev/null | grep -q helper=roce"
+
+# Test that conntrack agrees: a helper flow for every learned direction.
+agree()
+{
+	local src dst n=0
+
+	while read -r src dst; do
+		ip netns exec "$r" conntrack -L -p udp -s "$src" -d "$dst" \
+			--dport 4791 2>/dev/null | grep -q helper=roce || return 1
+		n=$((n + 1))
+	done < <(on "$r" -j qp show origin learned | jq -r '.[] | "\(.src) \(.dst)"')
+	[ "$n" -eq 2 ]
+}
+check "conntrack -L has a helper flow for each learned entry" agree
+check "conntrack -L expect: forward and reverse of the connection" sh -c \
+	"ip netns exec $r conntrack -L expect 2>/dev/null | grep -c 'dport=4791' | grep -qx '[2-9]'"
+
+# Test duplicates: all of c1 again changes nothing.
+created=$(on "$r" -j stats | jq '."conn-created"')
+check "c1 retransmitted (REQ, REP, RTU)" send "$a" c1-req c1-rtu
+check "... and the REP" send "$b" c1-rep
+check "... no new connection" is "$(on "$r" -j stats | jq '."conn-created"')" "$created"
+check "... still established" is "$(conn_state "$r" 4097)" established
+
+# Test REJ: c2 is refused with reason 28.
+check "c2 REQ, REJ" xchg "$a" c2-req "$b" c2-rej
+check "REJ: state rejected" is "$(conn_state "$r" 4098)" rejected
+check "REJ: reason 28" is \
+	"$(on "$r" -j conn | jq '.[] | select(."acomm-id" == 4098) | ."reject-reason"')" 28
+check "REJ: no entries for c2" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2b)" ""
+check "REJ: forgotten after TIMEWAIT" busywait 8000 conn_gone "$r" 4098
+
+# Test MRA then REP (c3).
+check "c3 REQ, MRA" xchg "$a" c3-req "$b" c3-mra
+check "MRA: still req" is "$(conn_state "$r" 4099)" req
+check "c3 REP" send "$b" c3-rep
+check "REP after MRA: rep with entries" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2c)" "25 rep"
+
+# Test a lost RTU (c4): data to the passive side's QP establishes.
+check "c4 REQ, REP, no RTU" xchg "$a" c4-req "$b" c4-rep
+check "c4 data to b's QP" send "$a" c4-data
+check "lost RTU: established by data" is "$(conn_state "$r" 4100)" established
+
+# Test DREQ/DREP (c5): disconnecting, TIMEWAIT, gone.
+check "c5 handshake" xchg "$a" c5-req "$b" c5-rep "$a" c5-rtu
+check "c5 DREQ" send "$a" c5-dreq
+check "DREQ: disconnecting" is "$(conn_state "$r" 4101)" disconnecting
+check "c5 DREP" send "$b" c5-drep
+check "DREP: timewait" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2e)" "27 timewait"
+check "TIMEWAIT over: connection and entries gone" \
+	busywait 8000 entry_gone "$r" 10.0.1.1 10.0.2.1 0x2e
+check "... the reverse entry too" is "$(entry "$r" 10.0.2.1 10.0.1.1 0x1b)" ""
+
+# Test two clients with the same comm ID and QPN from different addresses.
+check "c6 (10.0.1.1) and c7 (10.0.1.2): comm ID 0x5000, QP 0x30" \
+	xchg "$a" c6-req "$a" c7-req "$b" c6-rep "$b" c7-rep
+check "two connections" is "$(on "$r" -j conn | jq '[.[] | select(."acomm-id" == 20480)] | length')" 2
+check "b's QP 0x40 talks to 10.0.1.1" is "$(on "$r" -j qp query 10.0.1.1 0x30 | jq '.[0].sqpn')" 64
+check "b's QP 0x41 talks to 10.0.1.2" is "$(on "$r" -j qp query 10.0.1.2 0x30 | jq '.[0].sqpn')" 65
+
+# Test IPv6 (c8).
+check "c8 IPv6 handshake" xchg "$a" c8-req "$b" c8-rep "$a" c8-rtu
+check "IPv6 a -> b entry" is "$(entry "$r" fd00:1::1 fd00:2::1 0x2f)" "28 established"
+check "IPv6 b -> a entry" is "$(entry "$r" fd00:2::1 fd00:1::1 0x1c)" "47 established"
+
+# Test SIDR (UD): the reply gives a -> b, a's first packet b -> a.
+check "SIDR_REQ, SIDR_REP" xchg "$a" s1-req "$b" s1-rep
+check "SIDR: a -> b entry to QP 0x55" is "$(on "$r" -j qp show dst 10.0.2.1 dqpn 0x55 | jq -r '.[0] | "\(.state) \(.qkey)"')" "established 4660"
+check "UD data from a's QP 0x66" send "$a" s1-data
+check "SIDR: b -> a entry to QP 0x66 learned from the DETH" \
+	is "$(entry "$r" 10.0.2.1 10.0.1.1 0x66)" "85 established"
+
+# Test the firewall with learned entries.
+check "unknown-qp drop" on "$r" config set unknown-qp drop
+check "c1 data (known QP) still passes" send "$a" c1-data
+check "... counted" is "$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 2
+check "data to an unknown QP of b" send "$a" c1-stray
+check "... dropped" is "$(on "$r" -j stats | jq '."unknown-qp-dropped"')" 1
+check "accept again" on "$r" config set unknown-qp accept
+
+# Test that bad MADs create nothing.
+n=$(on "$r" -j stats | jq '."conn-created"')
+check "REQ with a bad ICRC and one with a bad class version" send "$a" bad-icrc bad-version
+check "... counted" is "$(on "$r" -j stats | jq -c '[."icrc-bad", .malformed."mad-version"]')" "[1,1]"
+check "... no connection" is "$(on "$r" -j stats | jq '."conn-created"')" "$n"
+
+# Test max-conns: full refuses new connections, evicts none.
+count=$(on "$r" -j stats | jq '."conn-count"')
+check "max-conns = current count" on "$r" config set max-conns "$count"
+check "c9 REQ when full" send "$a" c9-req
+check "... refused and counted" is "$(on "$r" -j stats | jq '."conn-full"')" 1
+check "... no connection evicted" is "$(on "$r" -j stats | jq '."conn-count"')" "$count"
+check "c1 still established" is "$(conn_state "$r" 4097)" established
+on "$r" config set max-conns 32768
+
+# Test idle expiry.
+check "idle-timeout 2 s" on "$r" config set idle-timeout 2
+check "idle connections expire" busywait 10000 conns_are "$r" 0
+check "... counted" test "$(on "$r" -j stats | jq '."conn-expired"')" -ge 5
+check "... and their entries" is "$(on "$r" -j qp show | jq length)" 0
+
+# Test the endpoint case: the helper on b, not on r.
+move_helper()
+{
+	ip netns exec "$r" nft delete table inet rocect &&
+		ip netns exec "$b" nft -f <(nft_roce_ruleset)
+}
+check "ruleset off r, onto b" move_helper
+check "c1 again through r" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
+check "b tracks it: established" is "$(conn_state "$b" 4097)" established
+check "b: entry of its own QP 0x2a" is "$(entry "$b" 10.0.1.1 10.0.2.1 0x2a)" "23 established"
+check "b: entry of a's QP 0x17" is "$(entry "$b" 10.0.2.1 10.0.1.1 0x17)" "42 established"
+
+# Test teardown with live entries: b's namespace, then the module while r
+# still tracks connections.
+check "helper back on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
+check "idle-timeout 600 s on r" on "$r" config set idle-timeout 600
+check "c8 REQ again: a live connection in r" send "$a" c8-req
+check "... there" test "$(on "$r" -j conn | jq length)" -ge 1
+check "live connections in b too" test "$(on "$b" -j conn | jq length)" -ge 1
+ip netns del "$b"
+check "namespace with live entries deleted cleanly" dmesg_clean
+unhook()
+{
+	ip netns exec "$r" nft delete table inet rocect &&
+		ip netns exec "$r" nft delete table inet watch
+}
+check "rulesets off r (they hold the module)" unhook
+check "module unloads with live entries in r" busywait 10000 rmmod $MODULE
+cleanup_all_ns
+check "no kernel warnings" dmesg_clean
+finish
