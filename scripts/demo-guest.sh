@@ -19,8 +19,13 @@ ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x17, 0x2a),
                           port=7471)
 for kind in ('req', 'rep', 'rtu'):
     save(kind, ex[kind])
+# RDMA SENDs on a flow of their own, to B's QP and to a QP nobody set up.
 save('data', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
-                                  dqpn=0x2a, psn=1, payload_len=1024))
+                                  dqpn=0x2a, psn=1, payload_len=1024,
+                                  ip_args={'sport': 0xd017}))
+save('stray', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
+                                   dqpn=0x99, psn=1, payload_len=1024,
+                                   ip_args={'sport': 0xd099}))
 " 2>/dev/null
 
 setup_ns a r b
@@ -41,6 +46,15 @@ say "On R, this nft ruleset attaches conntrack helper \"roce\" to RoCEv2 (UDP 47
 nft_roce_ruleset >"$pkts/rules.nft"
 cat "$pkts/rules.nft"
 on_r nft -f "$pkts/rules.nft"
+# A counter of RELATED RoCE packets, to show the expectations at work.
+ip netns exec "$r" nft -f - <<-EOT
+	table inet watch {
+	    chain forward {
+	        type filter hook forward priority filter;
+	        udp dport 4791 ct state related counter
+	    }
+	}
+EOT
 say "nft loaded nf_conntrack_roce on demand:"
 grep -E '^nf_conntrack_roce ' /proc/modules | cut -d' ' -f1-3
 
@@ -56,23 +70,30 @@ sleep 1
 kill "$capture"
 wait "$capture" 2>/dev/null || true
 
-say "R's conntrack table: both directions are tracked with helper=roce"
+say "R followed the handshake: one connection, established"
+on_r "$ROCECT" conn show
+say "and learned which QP talks to which, in both directions"
+on_r "$ROCECT" qp show
+say "conntrack: both CM flows carry the helper; the data flows are expected"
 on_r conntrack -L -p udp 2>/dev/null
-say "What the helper parsed on R (rocect stats, abridged):"
-echo "R# rocect stats"
-ip netns exec "$r" "$ROCECT" stats |
-	grep -E '^(packets|class\.cm|cm\.(req|rep|rtu)|icrc-bad) '
+on_r conntrack -L expect 2>/dev/null
+
+say "A sends a 1 KiB RDMA SEND to B's QP 0x2a, on a new UDP flow (its own port)"
+ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
+echo "RELATED RoCE packets through R so far (the REP, then this SEND):"
+on_r nft list chain inet watch forward | grep -o 'packets [0-9]*'
+on_r conntrack -L -p udp --sport $((0xd017)) 2>/dev/null
 
 say "R becomes a QP-level firewall: RoCE data to unknown QPs is dropped"
 on_r "$ROCECT" config set unknown-qp drop
-echo "(A sends a 1024-byte RDMA SEND to B's QP 0x2a)"
-ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
-on_r "$ROCECT" stats | grep unknown-qp-dropped
-say "Allow A's QP 0x17 to reach B's QP 0x2a, and send again"
-on_r "$ROCECT" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
-ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
-on_r "$ROCECT" qp show
+echo "(A sends a SEND to QP 0x99, which no handshake set up)"
+ip netns exec "$a" "$ROCE_SEND" "$pkts/stray" 2>/dev/null
+on_r "$ROCECT" stats | grep -E '^(unknown-qp-dropped|conn-created|expect-created) '
 say "Data packets carry only the destination QP; R knows the source:"
 on_r "$ROCECT" qp query 10.0.2.1 0x2a
+say "QPs set up without RDMA CM (ibv_rc_pingpong style) are let in by hand:"
+on_r "$ROCECT" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x99 sqpn 0x18
+ip netns exec "$a" "$ROCE_SEND" "$pkts/stray" 2>/dev/null
+on_r "$ROCECT" qp show dst 10.0.2.1
 rm -rf "$pkts"
 cleanup_all_ns

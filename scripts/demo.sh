@@ -32,6 +32,5 @@ tshark -r "$out/router.pcap" -o 'udp.try_heuristic_first:TRUE' \
 		qpn = $4 $5
 		print "  " $1 " -> " $2 "  CM " kind (qpn != "" ? "  local QPN " qpn : "")
 	}'
-printf '\nNext releases learn QP entries from the CM handshake itself, tie the\n'
-printf 'two directions together with conntrack expectations and send CNPs\n'
-printf '(see README.md and Documentation/).\n'
+printf '\nNext: CNPs sent by R to the sender of CE-marked traffic, and real\n'
+printf 'Soft-RoCE traffic (see README.md and Documentation/).\n'
