@@ -10,9 +10,10 @@
 # differ on each side); conntrack expectations make the REP's and the data
 # flows RELATED with the helper; REJ, MRA then REP, DREQ/DREP -> TIMEWAIT
 # -> gone, a lost RTU completed by data, duplicates, two clients with the
-# same comm ID and QPN, a zone, IPv6, SIDR; the unknown-qp firewall with
-# learned entries; bad ICRC and malformed MADs create nothing; max-conns;
-# idle expiry; namespace deletion and module unload with live entries.
+# same comm ID and QPN; the same exchange in two zones and in two network
+# namespaces; IPv6; SIDR; the unknown-qp firewall with learned entries; bad
+# ICRC and malformed MADs create nothing; max-conns; idle expiry; namespace
+# deletion and module unload with live entries.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -146,10 +147,11 @@ setup_topology()
 }
 
 on() { local ns=$1; shift; ip netns exec "$ns" "$ROCECT" "$@"; }
-# conn_state NS ACOMM_ID: the state of a connection ("" if none).
+# conn_state NS ACOMM_ID: the state of a zone-0 connection ("" if none).
 conn_state()
 {
-	on "$1" -j conn | jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c) | .state'
+	on "$1" -j conn |
+		jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c and .zone == 0) | .state'
 }
 # entry NS SRC DST DQPN: sqpn and state of a QP entry ("" if none).
 entry()
@@ -261,6 +263,27 @@ check "two connections" is "$(on "$r" -j conn | jq '[.[] | select(."acomm-id" ==
 check "b's QP 0x40 talks to 10.0.1.1" is "$(on "$r" -j qp query 10.0.1.1 0x30 | jq '.[0].sqpn')" 64
 check "b's QP 0x41 talks to 10.0.1.2" is "$(on "$r" -j qp query 10.0.1.2 0x30 | jq '.[0].sqpn')" 65
 
+# Test zones: the same exchange as c1 in zone 7 is another connection.
+zone7()
+{
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet zones {
+		    chain raw {
+		        type filter hook prerouting priority raw;
+		        udp dport 4791 ct zone set 7
+		    }
+		}
+	EOT
+}
+check "r puts RoCE in zone 7" zone7
+check "c1 again, now in zone 7" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
+check "two connections with c1's key: zones 0 and 7" is \
+	"$(on "$r" -j conn | jq -c '[.[] | select(."acomm-id" == 4097) | .zone] | sort')" "[0,7]"
+check "zone 7 query" is "$(on "$r" -j qp query 10.0.2.1 0x2a zone 7 | jq '.[0].sqpn')" 23
+check "zone 0 entry untouched" is \
+	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 1
+check "zones off" ip netns exec "$r" nft delete table inet zones
+
 # Test IPv6 (c8).
 check "c8 IPv6 handshake" xchg "$a" c8-req "$b" c8-rep "$a" c8-rtu
 check "IPv6 a -> b entry" is "$(entry "$r" fd00:1::1 fd00:2::1 0x2f)" "28 established"
@@ -302,21 +325,18 @@ check "idle connections expire" busywait 10000 conns_are "$r" 0
 check "... counted" test "$(on "$r" -j stats | jq '."conn-expired"')" -ge 5
 check "... and their entries" is "$(on "$r" -j qp show | jq length)" 0
 
-# Test the endpoint case: the helper on b, not on r.
-move_helper()
-{
-	ip netns exec "$r" nft delete table inet rocect &&
-		ip netns exec "$b" nft -f <(nft_roce_ruleset)
-}
-check "ruleset off r, onto b" move_helper
+# Test the endpoint case: the helper on b as well as on r. The same
+# traffic is then tracked in two namespaces, each in its own tables.
+check "helper on b too" ip netns exec "$b" nft -f <(nft_roce_ruleset)
 check "c1 again through r" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
 check "b tracks it: established" is "$(conn_state "$b" 4097)" established
 check "b: entry of its own QP 0x2a" is "$(entry "$b" 10.0.1.1 10.0.2.1 0x2a)" "23 established"
 check "b: entry of a's QP 0x17" is "$(entry "$b" 10.0.2.1 10.0.1.1 0x17)" "42 established"
+check "r tracks the same connection on its own" is "$(conn_state "$r" 4097)" established
+check "b's tables are b's: one connection" is "$(on "$b" -j conn | jq length)" 1
 
 # Test teardown with live entries: b's namespace, then the module while r
 # still tracks connections.
-check "helper back on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "idle-timeout 600 s on r" on "$r" config set idle-timeout 600
 check "c8 REQ again: a live connection in r" send "$a" c8-req
 check "... there" test "$(on "$r" -j conn | jq length)" -ge 1
