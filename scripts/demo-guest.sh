@@ -28,33 +28,13 @@ save('stray', roce_pkt.data_packet(4, '10.0.1.1', '10.0.2.1', opcode=0x04,
                                    ip_args={'sport': 0xd099}))
 " 2>/dev/null
 
-setup_ns a r b
-ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
-ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
-ip -n "$a" addr add 10.0.1.1/24 dev veth0
-ip -n "$r" addr add 10.0.1.254/24 dev veth0
-ip -n "$r" addr add 10.0.2.254/24 dev veth1
-ip -n "$b" addr add 10.0.2.1/24 dev veth0
-for ns in "$a" "$r" "$b"; do ip -n "$ns" link set veth0 up; done
-ip -n "$r" link set veth1 up
-ip -n "$a" route add default via 10.0.1.254
-ip -n "$b" route add default via 10.0.2.254
-ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+setup_router_topology
 
 say "Host A (10.0.1.1) -- router R -- host B (10.0.2.1), on kernel $(uname -r)"
 say "On R, this nft ruleset attaches conntrack helper \"roce\" to RoCEv2 (UDP 4791):"
 nft_roce_ruleset >"$pkts/rules.nft"
 cat "$pkts/rules.nft"
 on_r nft -f "$pkts/rules.nft"
-# A counter of RELATED RoCE packets, to show the expectations at work.
-ip netns exec "$r" nft -f - <<-EOT
-	table inet watch {
-	    chain forward {
-	        type filter hook forward priority filter;
-	        udp dport 4791 ct state related counter
-	    }
-	}
-EOT
 say "nft loaded nf_conntrack_roce on demand:"
 grep -E '^nf_conntrack_roce ' /proc/modules | cut -d' ' -f1-3
 
@@ -81,7 +61,7 @@ on_r conntrack -L expect 2>/dev/null
 say "A sends a 1 KiB RDMA SEND to B's QP 0x2a, on a new UDP flow (its own port)"
 ip netns exec "$a" "$ROCE_SEND" "$pkts/data" 2>/dev/null
 echo "RELATED RoCE packets through R so far (the REP, then this SEND):"
-on_r nft list chain inet watch forward | grep -o 'packets [0-9]*'
+echo "packets $(related_count)"
 on_r conntrack -L -p udp --sport $((0xd017)) 2>/dev/null
 
 say "R becomes a QP-level firewall: RoCE data to unknown QPs is dropped"

@@ -10,6 +10,7 @@
 # counts it once a managed entry exists.
 #
 #   a (10.0.1.1, fd00:1::1) -- r (forwarding, helper) -- b (10.0.2.1, fd00:2::1)
+#   (setup_router_topology in lib.sh)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -29,28 +30,7 @@ unload_module
 
 setup_topology()
 {
-	setup_ns a r b || return 1
-	ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
-	ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
-	ip -n "$a" addr add 10.0.1.1/24 dev veth0
-	ip -n "$a" addr add fd00:1::1/64 dev veth0 nodad
-	ip -n "$r" addr add 10.0.1.254/24 dev veth0
-	ip -n "$r" addr add fd00:1::fe/64 dev veth0 nodad
-	ip -n "$r" addr add 10.0.2.254/24 dev veth1
-	ip -n "$r" addr add fd00:2::fe/64 dev veth1 nodad
-	ip -n "$b" addr add 10.0.2.1/24 dev veth0
-	ip -n "$b" addr add fd00:2::1/64 dev veth0 nodad
-	for ns in "$a" "$r" "$b"; do
-		ip -n "$ns" link set veth0 up
-	done
-	ip -n "$r" link set veth1 up
-	ip -n "$a" route add default via 10.0.1.254
-	ip -n "$a" -6 route add default via fd00:1::fe
-	ip -n "$b" route add default via 10.0.2.254
-	ip -n "$b" -6 route add default via fd00:2::fe
-	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
-	ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
-	ip netns exec "$r" nft -f <(nft_roce_ruleset)
+	setup_router_topology && ip netns exec "$r" nft -f <(nft_roce_ruleset)
 }
 
 # All packets of the test, crafted once: scapy is slow to start in a guest.

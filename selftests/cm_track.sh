@@ -110,42 +110,6 @@ send()
 	done
 }
 
-# Topology; the helper ruleset goes on the namespace given.
-setup_topology()
-{
-	setup_ns a r b || return 1
-	ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
-	ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
-	ip -n "$a" addr add 10.0.1.1/24 dev veth0
-	ip -n "$a" addr add 10.0.1.2/24 dev veth0
-	ip -n "$a" addr add fd00:1::1/64 dev veth0 nodad
-	ip -n "$r" addr add 10.0.1.254/24 dev veth0
-	ip -n "$r" addr add fd00:1::fe/64 dev veth0 nodad
-	ip -n "$r" addr add 10.0.2.254/24 dev veth1
-	ip -n "$r" addr add fd00:2::fe/64 dev veth1 nodad
-	ip -n "$b" addr add 10.0.2.1/24 dev veth0
-	ip -n "$b" addr add fd00:2::1/64 dev veth0 nodad
-	for ns in "$a" "$r" "$b"; do
-		ip -n "$ns" link set veth0 up
-	done
-	ip -n "$r" link set veth1 up
-	ip -n "$a" route add default via 10.0.1.254
-	ip -n "$a" -6 route add default via fd00:1::fe
-	ip -n "$b" route add default via 10.0.2.254
-	ip -n "$b" -6 route add default via fd00:2::fe
-	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
-	ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
-	# Counts of RELATED RoCE packets, to see expectations at work.
-	ip netns exec "$r" nft -f - <<-EOT
-		table inet watch {
-		    chain forward {
-		        type filter hook forward priority filter;
-		        udp dport 4791 ct state related counter
-		    }
-		}
-	EOT
-}
-
 on() { local ns=$1; shift; ip netns exec "$ns" "$ROCECT" "$@"; }
 # conn_state NS ACOMM_ID: the state of a zone-0 connection ("" if none).
 conn_state()
@@ -158,7 +122,6 @@ entry()
 {
 	on "$1" -j qp show src "$2" dst "$3" dqpn "$4" | jq -r '.[] | "\(.sqpn) \(.state)"'
 }
-related() { ip netns exec "$r" nft list chain inet watch forward | grep -o 'packets [0-9]*' | cut -d' ' -f2; }
 is() { [ "$1" = "$2" ] || { echo "    got '$1', expected '$2'"; return 1; }; }
 # Predicates for busywait, which runs its command again each time.
 conn_gone() { [ -z "$(conn_state "$1" "$2")" ]; }
@@ -167,7 +130,7 @@ conns_are() { [ "$(on "$1" -j conn | jq length)" -eq "$2" ]; }
 
 check "module installed for modprobe" install_module
 check "packets crafted with scapy" craft_packets
-check "topology up" setup_topology
+check "topology up" setup_router_topology
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "timeouts for the test: idle 600 s, TIMEWAIT 2 s" \
 	on "$r" config set idle-timeout 600 timewait-timeout 2
@@ -183,7 +146,7 @@ check "REP: a -> b entry (dqpn 0x2a) has sqpn 0x17" \
 	is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2a)" "23 rep"
 check "REP: b -> a entry (dqpn 0x17) has sqpn 0x2a" \
 	is "$(entry "$r" 10.0.2.1 10.0.1.1 0x17)" "42 rep"
-check "REP: its flow is RELATED to the REQ's" test "$(related)" -ge 1
+check "REP: its flow is RELATED to the REQ's" test "$(related_count)" -ge 1
 check "RTU sent" send "$a" c1-rtu
 check "RTU: established" is "$(conn_state "$r" 4097)" established
 json=$(on "$r" -j conn)
@@ -194,13 +157,13 @@ check "RDMA CM private data matches the addresses" is \
 	"$(jq '.[] | select(."acomm-id" == 4097) | ."cma-match"' <<<"$json")" true
 check "query: who sends to QP 0x2a at b? QP 0x17" \
 	is "$(on "$r" -j qp query 10.0.2.1 0x2a | jq '.[0].sqpn')" 23
-rel=$(related)
+rel=$(related_count)
 check "data a -> b on a new flow" send "$a" c1-data
 check "... counted on the entry" \
 	is "$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 1
-check "... its flow is RELATED (forward expectation)" test "$(related)" -gt "$rel"
+check "... its flow is RELATED (forward expectation)" test "$(related_count)" -gt "$rel"
 check "data b -> a on a new flow" send "$b" c1-rdata
-check "... its flow is RELATED too" test "$(related)" -gt $((rel + 1))
+check "... its flow is RELATED too" test "$(related_count)" -gt $((rel + 1))
 check "... and has the helper (conntrack -L)" sh -c \
 	"ip netns exec $r conntrack -L -p udp --sport $((0xd02a)) 2>/dev/null | grep -q helper=roce"
 

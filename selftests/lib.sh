@@ -181,6 +181,53 @@ nft_roce_ruleset()
 	EOT
 }
 
+# setup_router_topology: namespaces a, r and b (their names in $a, $r, $b):
+#
+#   a (10.0.1.1, 10.0.1.2, fd00:1::1) -- r (forwarding) -- b (10.0.2.1, fd00:2::1)
+#
+# r forwards IPv4 and IPv6 and counts the RELATED RoCE packets it forwards
+# (related_count), to show conntrack expectations at work.
+setup_router_topology()
+{
+	setup_ns a r b || return 1
+	ip link add veth0 netns "$a" type veth peer name veth0 netns "$r"
+	ip link add veth1 netns "$r" type veth peer name veth0 netns "$b"
+	ip -n "$a" addr add 10.0.1.1/24 dev veth0
+	ip -n "$a" addr add 10.0.1.2/24 dev veth0
+	ip -n "$a" addr add fd00:1::1/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.1.254/24 dev veth0
+	ip -n "$r" addr add fd00:1::fe/64 dev veth0 nodad
+	ip -n "$r" addr add 10.0.2.254/24 dev veth1
+	ip -n "$r" addr add fd00:2::fe/64 dev veth1 nodad
+	ip -n "$b" addr add 10.0.2.1/24 dev veth0
+	ip -n "$b" addr add fd00:2::1/64 dev veth0 nodad
+	for ns in "$a" "$r" "$b"; do
+		ip -n "$ns" link set veth0 up
+	done
+	ip -n "$r" link set veth1 up
+	ip -n "$a" route add default via 10.0.1.254
+	ip -n "$a" -6 route add default via fd00:1::fe
+	ip -n "$b" route add default via 10.0.2.254
+	ip -n "$b" -6 route add default via fd00:2::fe
+	ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet watch {
+		    chain forward {
+		        type filter hook forward priority filter;
+		        udp dport 4791 ct state related counter
+		    }
+		}
+	EOT
+}
+
+# related_count: RELATED RoCE packets r has forwarded.
+related_count()
+{
+	ip netns exec "$r" nft list chain inet watch forward |
+		grep -o 'packets [0-9]*' | cut -d' ' -f2
+}
+
 # Kernel messages that mean a test broke the kernel.
 dmesg_clean()
 {

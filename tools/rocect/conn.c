@@ -42,20 +42,6 @@ static void put_bool(json_object *o, const char *key, const struct nlattr *a)
 				       json_object_new_boolean(mnl_attr_get_u8(a)));
 }
 
-static void put_addr(json_object *o, const char *key, const struct nlattr *a4,
-		     const struct nlattr *a6)
-{
-	char s[INET6_ADDRSTRLEN];
-
-	if (a4)
-		inet_ntop(AF_INET, mnl_attr_get_payload(a4), s, sizeof(s));
-	else if (a6 && mnl_attr_get_payload_len(a6) == 16)
-		inet_ntop(AF_INET6, mnl_attr_get_payload(a6), s, sizeof(s));
-	else
-		return;
-	json_object_object_add(o, key, json_object_new_string(s));
-}
-
 /* "tcp:7471" for RDMA CM service IDs, the hex ID otherwise. */
 static void put_service(json_object *o, uint64_t sid)
 {
@@ -79,13 +65,17 @@ static void put_service(json_object *o, uint64_t sid)
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ROCECT_A_CONN_MAX + 1];
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *v;
 	unsigned int state;
 
 	rd_attrs(nlh, tb, ROCECT_A_CONN_MAX);
 	put(o, "zone", tb[ROCECT_A_CONN_ZONE], 16);
-	put_addr(o, "active", tb[ROCECT_A_CONN_AADDR4], tb[ROCECT_A_CONN_AADDR6]);
-	put_addr(o, "passive", tb[ROCECT_A_CONN_PADDR4], tb[ROCECT_A_CONN_PADDR6]);
+	v = rd_addr_json(tb[ROCECT_A_CONN_AADDR4], tb[ROCECT_A_CONN_AADDR6]);
+	if (v)
+		json_object_object_add(o, "active", v);
+	v = rd_addr_json(tb[ROCECT_A_CONN_PADDR4], tb[ROCECT_A_CONN_PADDR6]);
+	if (v)
+		json_object_object_add(o, "passive", v);
 	if (tb[ROCECT_A_CONN_SERVICE_ID]) {
 		uint64_t sid = mnl_attr_get_u64(tb[ROCECT_A_CONN_SERVICE_ID]);
 

@@ -58,19 +58,6 @@ static int lookup(const char *word, const char *const *names, int n)
 	return -1;
 }
 
-static json_object *addr_json(const struct nlattr *a4, const struct nlattr *a6)
-{
-	char s[INET6_ADDRSTRLEN];
-
-	if (a4)
-		inet_ntop(AF_INET, mnl_attr_get_payload(a4), s, sizeof(s));
-	else if (a6 && mnl_attr_get_payload_len(a6) == 16)
-		inet_ntop(AF_INET6, mnl_attr_get_payload(a6), s, sizeof(s));
-	else
-		return NULL;
-	return json_object_new_string(s);
-}
-
 static json_object *name_json(const struct nlattr *a, const char *const *names,
 			      unsigned int n)
 {
@@ -113,10 +100,10 @@ json_object *qp_to_json(const struct nlmsghdr *nlh)
 
 	rd_attrs(nlh, tb, ROCECT_A_QP_MAX);
 	add_u32(o, "zone", tb[ROCECT_A_QP_ZONE], true);
-	v = addr_json(tb[ROCECT_A_QP_SADDR4], tb[ROCECT_A_QP_SADDR6]);
+	v = rd_addr_json(tb[ROCECT_A_QP_SADDR4], tb[ROCECT_A_QP_SADDR6]);
 	if (v)
 		json_object_object_add(o, "src", v);
-	v = addr_json(tb[ROCECT_A_QP_DADDR4], tb[ROCECT_A_QP_DADDR6]);
+	v = rd_addr_json(tb[ROCECT_A_QP_DADDR4], tb[ROCECT_A_QP_DADDR6]);
 	if (v)
 		json_object_object_add(o, "dst", v);
 	add_u32(o, "dqpn", tb[ROCECT_A_QP_DQPN], false);

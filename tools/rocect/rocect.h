@@ -43,6 +43,7 @@ bool rd_is(struct rd *rd, const char *word);
 int rd_u32(const char *s, uint32_t max, uint32_t *v);
 int rd_qpn(const char *s, uint32_t *v);
 int rd_addr(const char *s, uint8_t *family, void *addr);
+json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
 
 /* Errors */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

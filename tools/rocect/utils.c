@@ -114,6 +114,26 @@ int rd_addr(const char *s, uint8_t *family, void *addr)
 	return -1;
 }
 
+/**
+ * rd_addr_json() - an IPv4 or IPv6 address attribute as a JSON string
+ * @a4: the IPv4 attribute, or NULL
+ * @a6: the IPv6 attribute, or NULL
+ *
+ * Return: a new JSON string, or NULL if neither attribute is usable.
+ */
+json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	if (a4 && mnl_attr_get_payload_len(a4) == 4)
+		inet_ntop(AF_INET, mnl_attr_get_payload(a4), s, sizeof(s));
+	else if (a6 && mnl_attr_get_payload_len(a6) == 16)
+		inet_ntop(AF_INET6, mnl_attr_get_payload(a6), s, sizeof(s));
+	else
+		return NULL;
+	return json_object_new_string(s);
+}
+
 static const char *cell(json_object *row, const char *col, char *buf,
 			size_t len)
 {
