@@ -23,8 +23,10 @@ n=0
 fail=0
 for t in $TESTS; do
 	n=$((n + 1))
+	start=$(date +%s)
 	timeout --foreground "${timeout:-600}" "$DIR/$t" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	echo "# $t: exit $rc after $(($(date +%s) - start)) s"
 	case $rc in
 	0) echo "ok $n selftests: nf_conntrack_roce: $t" ;;
 	4) echo "ok $n selftests: nf_conntrack_roce: $t # SKIP" ;;
