@@ -30,6 +30,44 @@ static unsigned int unknown_qp;
 module_param(unknown_qp, uint, 0444);
 MODULE_PARM_DESC(unknown_qp, "Default policy for data to unknown QPs: 0 accept, 1 drop");
 
+static unsigned int cnp;
+module_param(cnp, uint, 0444);
+MODULE_PARM_DESC(cnp, "Default: send CNPs for CE-marked RoCE data (0 off, 1 on)");
+
+/* DCQCN (SIGCOMM 2015) used 50 us between CNPs to one QP. */
+static unsigned int cnp_interval = 50;
+module_param(cnp_interval, uint, 0444);
+MODULE_PARM_DESC(cnp_interval, "Default least us between CNPs to one QP (1-1000000, default 50)");
+
+static unsigned int cnp_max_rate = 100000;
+module_param(cnp_max_rate, uint, 0444);
+MODULE_PARM_DESC(cnp_max_rate, "Default most CNPs per second in all (1-10000000, default 100000)");
+
+/* As hardware notification points mark them: DSCP 48, ECT(0), priority 6. */
+static unsigned int cnp_dscp = 48;
+module_param(cnp_dscp, uint, 0444);
+MODULE_PARM_DESC(cnp_dscp, "Default DSCP of CNPs (0-63, default 48)");
+
+static unsigned int cnp_ecn = 2;
+module_param(cnp_ecn, uint, 0444);
+MODULE_PARM_DESC(cnp_ecn, "Default ECN bits of CNPs (0-3, default 2: ECT(0))");
+
+static unsigned int cnp_priority = 6;
+module_param(cnp_priority, uint, 0444);
+MODULE_PARM_DESC(cnp_priority, "Default skb priority of CNPs (default 6)");
+
+static unsigned int cnp_ttl = 64;
+module_param(cnp_ttl, uint, 0444);
+MODULE_PARM_DESC(cnp_ttl, "Default TTL or hop limit of CNPs (1-255, default 64)");
+
+static unsigned int cnp_sport = ROCECT_CNP_SPORT_COPY;
+module_param(cnp_sport, uint, 0444);
+MODULE_PARM_DESC(cnp_sport, "Default UDP source port of CNPs (0-65535; 65536: the data packet's, default)");
+
+static unsigned int cnp_clear_ce;
+module_param(cnp_clear_ce, uint, 0444);
+MODULE_PARM_DESC(cnp_clear_ce, "Default: forward CE packets that caused a CNP as ECT(0) (0 off, 1 on)");
+
 static int check(const char *name, unsigned int val, unsigned int min,
 		 unsigned int max)
 {
@@ -51,7 +89,15 @@ int rocect_config_check_defaults(void)
 	       check("idle_timeout", idle_timeout, 1, ROCECT_IDLE_TIMEOUT_MAX) ?:
 	       check("timewait_timeout", timewait_timeout, 1,
 		     ROCECT_TIMEWAIT_TIMEOUT_MAX) ?:
-	       check("unknown_qp", unknown_qp, 0, ROCECT_UNKNOWN_QP_MAX);
+	       check("unknown_qp", unknown_qp, 0, ROCECT_UNKNOWN_QP_MAX) ?:
+	       check("cnp", cnp, 0, 1) ?:
+	       check("cnp_interval", cnp_interval, 1, ROCECT_CNP_INTERVAL_MAX) ?:
+	       check("cnp_max_rate", cnp_max_rate, 1, ROCECT_CNP_MAX_RATE_MAX) ?:
+	       check("cnp_dscp", cnp_dscp, 0, 63) ?:
+	       check("cnp_ecn", cnp_ecn, 0, 3) ?:
+	       check("cnp_ttl", cnp_ttl, 1, 255) ?:
+	       check("cnp_sport", cnp_sport, 0, ROCECT_CNP_SPORT_COPY) ?:
+	       check("cnp_clear_ce", cnp_clear_ce, 0, 1);
 }
 
 /**
@@ -65,4 +111,13 @@ void rocect_config_net_init(struct rocect_net *rn)
 	rn->config.idle_timeout = idle_timeout;
 	rn->config.timewait_timeout = timewait_timeout;
 	rn->config.unknown_qp = unknown_qp;
+	rn->config.cnp = cnp;
+	rn->config.cnp_interval = cnp_interval;
+	rn->config.cnp_max_rate = cnp_max_rate;
+	rn->config.cnp_dscp = cnp_dscp;
+	rn->config.cnp_ecn = cnp_ecn;
+	rn->config.cnp_priority = cnp_priority;
+	rn->config.cnp_ttl = cnp_ttl;
+	rn->config.cnp_sport = cnp_sport;
+	rn->config.cnp_clear_ce = cnp_clear_ce;
 }

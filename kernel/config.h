@@ -12,6 +12,8 @@ enum rocect_config_limits {
 	ROCECT_MAX_CONNS_MAX		= 1 << 23,
 	ROCECT_IDLE_TIMEOUT_MAX		= 7 * 24 * 3600,
 	ROCECT_TIMEWAIT_TIMEOUT_MAX	= 3600,
+	ROCECT_CNP_INTERVAL_MAX		= 1000000,
+	ROCECT_CNP_MAX_RATE_MAX		= 10000000,
 };
 
 /**
@@ -21,6 +23,15 @@ enum rocect_config_limits {
  * @idle_timeout: seconds after which an idle learned entry expires
  * @timewait_timeout: seconds a disconnected entry stays in TIMEWAIT
  * @unknown_qp: &enum rocect_unknown_qp_policy for data to unknown QPs
+ * @cnp: send CNPs for CE-marked data of known QPs
+ * @cnp_dscp: DSCP of CNPs
+ * @cnp_ecn: ECN codepoint of CNPs
+ * @cnp_ttl: TTL or hop limit of CNPs
+ * @cnp_clear_ce: forward a packet that caused a CNP as ECT(0)
+ * @cnp_interval: least microseconds between two CNPs to one QP
+ * @cnp_max_rate: most CNPs per second, all QPs together
+ * @cnp_priority: skb priority of CNPs
+ * @cnp_sport: UDP source port of CNPs, or %ROCECT_CNP_SPORT_COPY
  *
  * Read locklessly (READ_ONCE) on the packet path; written under the genl
  * mutex.
@@ -31,6 +42,15 @@ struct rocect_config {
 	u32 idle_timeout;
 	u32 timewait_timeout;
 	u8 unknown_qp;
+	u8 cnp;
+	u8 cnp_dscp;
+	u8 cnp_ecn;
+	u8 cnp_ttl;
+	u8 cnp_clear_ce;
+	u32 cnp_interval;
+	u32 cnp_max_rate;
+	u32 cnp_priority;
+	u32 cnp_sport;
 };
 
 int rocect_config_check_defaults(void);

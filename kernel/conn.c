@@ -211,9 +211,12 @@ unsigned long rocect_conn_last_active(const struct rocect_conn *conn)
 	unsigned long last = stamp(READ_ONCE(conn->seen));
 	int i;
 
-	for (i = 0; i < 2; i++)
-		if (time_after(READ_ONCE(conn->qp[i].last_seen), last))
-			last = READ_ONCE(conn->qp[i].last_seen);
+	for (i = 0; i < 2; i++) {
+		unsigned long seen = stamp(READ_ONCE(conn->qp[i].last_seen));
+
+		if (time_after(seen, last))
+			last = seen;
+	}
 	return last;
 }
 

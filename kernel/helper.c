@@ -13,12 +13,14 @@
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_helper.h>
 #include <net/netfilter/nf_conntrack_zones.h>
+#include <net/inet_ecn.h>
 #include <uapi/linux/rocect.h>
 
 #include "cm.h"
 #include "expect.h"
 #include "helper.h"
 #include "netns.h"
+#include "np.h"
 #include "wire.h"
 
 /*
@@ -66,6 +68,8 @@ static int account_data(struct net *net, struct sk_buff *skb,
 	memcpy(&key.saddr, pkt->saddr, sizeof(key.saddr));
 	memcpy(&key.daddr, pkt->daddr, sizeof(key.daddr));
 	qp = rocect_qp_lookup(rn, &key);
+	if (INET_ECN_is_ce(pkt->tos))
+		rocect_np_ce(net, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)

@@ -45,6 +45,18 @@ static struct netlink_range_validation max_conns_range = {
 	.min = 1, .max = ROCECT_MAX_CONNS_MAX,
 };
 
+static struct netlink_range_validation cnp_interval_range = {
+	.min = 1, .max = ROCECT_CNP_INTERVAL_MAX,
+};
+
+static struct netlink_range_validation cnp_rate_range = {
+	.min = 1, .max = ROCECT_CNP_MAX_RATE_MAX,
+};
+
+static struct netlink_range_validation cnp_sport_range = {
+	.max = ROCECT_CNP_SPORT_COPY,
+};
+
 static struct netlink_range_validation idle_range = {
 	.min = 1, .max = ROCECT_IDLE_TIMEOUT_MAX,
 };
@@ -64,6 +76,18 @@ static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
 		NLA_POLICY_MAX(NLA_U8, ROCECT_UNKNOWN_QP_MAX),
 	[ROCECT_A_CONFIG_MAX_CONNS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &max_conns_range),
+	[ROCECT_A_CONFIG_CNP] = NLA_POLICY_MAX(NLA_U8, 1),
+	[ROCECT_A_CONFIG_CNP_INTERVAL] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_interval_range),
+	[ROCECT_A_CONFIG_CNP_MAX_RATE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_rate_range),
+	[ROCECT_A_CONFIG_CNP_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
+	[ROCECT_A_CONFIG_CNP_ECN] = NLA_POLICY_MAX(NLA_U8, 3),
+	[ROCECT_A_CONFIG_CNP_PRIORITY] = { .type = NLA_U32 },
+	[ROCECT_A_CONFIG_CNP_TTL] = NLA_POLICY_MIN(NLA_U8, 1),
+	[ROCECT_A_CONFIG_CNP_SPORT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_sport_range),
+	[ROCECT_A_CONFIG_CNP_CLEAR_CE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* The attributes of a dump request: 6.6 moved them into a genl_info. */
@@ -218,7 +242,7 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 {
 	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp_key *k = &qp->key;
-	unsigned long idle = jiffies - READ_ONCE(qp->last_seen);
+	u32 idle = (u32)jiffies - READ_ONCE(qp->last_seen);
 	u32 timeout = 0;
 
 	if (conn) {
@@ -241,7 +265,9 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 			      atomic64_read(&qp->bytes), ROCECT_A_QP_PAD) ||
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_IDLE_MSECS,
 			      jiffies_to_msecs(idle), ROCECT_A_QP_PAD) ||
-	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout))
+	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout) ||
+	    nla_put_u32(skb, ROCECT_A_QP_CE, atomic_read(&qp->ce)) ||
+	    nla_put_u32(skb, ROCECT_A_QP_CNPS, atomic_read(&qp->cnps)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -585,6 +611,12 @@ static const struct {
 	{ ROCECT_A_STATS_QP_CONFLICT, ROCECT_CTR_QP_CONFLICT },
 	{ ROCECT_A_STATS_EXPECT_CREATED, ROCECT_CTR_EXPECT_CREATED },
 	{ ROCECT_A_STATS_EXPECT_FAILED, ROCECT_CTR_EXPECT_FAILED },
+	{ ROCECT_A_STATS_CE, ROCECT_CTR_CE },
+	{ ROCECT_A_STATS_CNP_SENT, ROCECT_CTR_CNP_SENT },
+	{ ROCECT_A_STATS_CNP_INTERVAL, ROCECT_CTR_CNP_INTERVAL },
+	{ ROCECT_A_STATS_CNP_CAPPED, ROCECT_CTR_CNP_CAPPED },
+	{ ROCECT_A_STATS_CNP_NO_ROUTE, ROCECT_CTR_CNP_NO_ROUTE },
+	{ ROCECT_A_STATS_CNP_UNKNOWN_QP, ROCECT_CTR_CNP_UNKNOWN_QP },
 };
 
 static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
@@ -620,7 +652,16 @@ static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 	    nla_put_u32(skb, ROCECT_A_CONFIG_IDLE_TIMEOUT, c->idle_timeout) ||
 	    nla_put_u32(skb, ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
 			c->timewait_timeout) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_UNKNOWN_QP, c->unknown_qp))
+	    nla_put_u8(skb, ROCECT_A_CONFIG_UNKNOWN_QP, c->unknown_qp) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP, c->cnp) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_INTERVAL, c->cnp_interval) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_MAX_RATE, c->cnp_max_rate) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_DSCP, c->cnp_dscp) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_ECN, c->cnp_ecn) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_PRIORITY, c->cnp_priority) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_TTL, c->cnp_ttl) ||
+	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_SPORT, c->cnp_sport) ||
+	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_CLEAR_CE, c->cnp_clear_ce))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -660,42 +701,84 @@ static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return reply_net(info, fill_config);
 }
 
+/*
+ * Where each setting lives. Its width is its attribute's (config_policy):
+ * u8 attributes go to u8 fields, u32 ones to u32 fields.
+ */
+static const struct {
+	u8 attr;
+	u16 offset;
+} config_fields[] = {
+	{ ROCECT_A_CONFIG_MAX_QPS, offsetof(struct rocect_config, max_qps) },
+	{ ROCECT_A_CONFIG_MAX_CONNS, offsetof(struct rocect_config, max_conns) },
+	{ ROCECT_A_CONFIG_IDLE_TIMEOUT,
+	  offsetof(struct rocect_config, idle_timeout) },
+	{ ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
+	  offsetof(struct rocect_config, timewait_timeout) },
+	{ ROCECT_A_CONFIG_UNKNOWN_QP, offsetof(struct rocect_config, unknown_qp) },
+	{ ROCECT_A_CONFIG_CNP, offsetof(struct rocect_config, cnp) },
+	{ ROCECT_A_CONFIG_CNP_INTERVAL,
+	  offsetof(struct rocect_config, cnp_interval) },
+	{ ROCECT_A_CONFIG_CNP_MAX_RATE,
+	  offsetof(struct rocect_config, cnp_max_rate) },
+	{ ROCECT_A_CONFIG_CNP_DSCP, offsetof(struct rocect_config, cnp_dscp) },
+	{ ROCECT_A_CONFIG_CNP_ECN, offsetof(struct rocect_config, cnp_ecn) },
+	{ ROCECT_A_CONFIG_CNP_PRIORITY,
+	  offsetof(struct rocect_config, cnp_priority) },
+	{ ROCECT_A_CONFIG_CNP_TTL, offsetof(struct rocect_config, cnp_ttl) },
+	{ ROCECT_A_CONFIG_CNP_SPORT, offsetof(struct rocect_config, cnp_sport) },
+	{ ROCECT_A_CONFIG_CNP_CLEAR_CE,
+	  offsetof(struct rocect_config, cnp_clear_ce) },
+};
+
 static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_config *c = &rocect_net(genl_info_net(info))->config;
+	u8 *c = (u8 *)&rocect_net(genl_info_net(info))->config;
 	struct nlattr **tb = info->attrs;
-	bool any = false;
+	unsigned int i, n = 0;
 
 	/* The policy has checked every range: apply all or nothing. */
-	if (tb[ROCECT_A_CONFIG_MAX_QPS]) {
-		WRITE_ONCE(c->max_qps, nla_get_u32(tb[ROCECT_A_CONFIG_MAX_QPS]));
-		any = true;
+	for (i = 0; i < ARRAY_SIZE(config_fields); i++) {
+		const struct nlattr *a = tb[config_fields[i].attr];
+		u8 *f = c + config_fields[i].offset;
+
+		if (!a)
+			continue;
+		if (config_policy[config_fields[i].attr].type == NLA_U8)
+			WRITE_ONCE(*f, nla_get_u8(a));
+		else
+			WRITE_ONCE(*(u32 *)f, nla_get_u32(a));
+		n++;
 	}
-	if (tb[ROCECT_A_CONFIG_MAX_CONNS]) {
-		WRITE_ONCE(c->max_conns,
-			   nla_get_u32(tb[ROCECT_A_CONFIG_MAX_CONNS]));
-		any = true;
-	}
-	if (tb[ROCECT_A_CONFIG_IDLE_TIMEOUT]) {
-		WRITE_ONCE(c->idle_timeout,
-			   nla_get_u32(tb[ROCECT_A_CONFIG_IDLE_TIMEOUT]));
-		any = true;
-	}
-	if (tb[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT]) {
-		WRITE_ONCE(c->timewait_timeout,
-			   nla_get_u32(tb[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT]));
-		any = true;
-	}
-	if (tb[ROCECT_A_CONFIG_UNKNOWN_QP]) {
-		WRITE_ONCE(c->unknown_qp,
-			   nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]));
-		any = true;
-	}
-	if (!any) {
+	if (!n) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct rocect_qp *qp;
+	struct qp_filter f;
+	int err;
+
+	err = parse_key(info, &f);
+	if (err)
+		return err;
+	rcu_read_lock();
+	qp = rocect_qp_lookup(rocect_net(net), &f.key);
+	if (!qp) {
+		NL_SET_ERR_MSG(info->extack, "no such QP entry");
+		err = -ENOENT;
+	} else {
+		err = rocect_np_send(net, qp);
+		if (err)
+			NL_SET_ERR_MSG(info->extack, "no route for the CNP");
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 /**
@@ -781,6 +864,13 @@ static const struct genl_ops rocect_ops[] = {
 		.start = conn_dump_start,
 		.dumpit = conn_dumpit,
 		.done = dump_done,
+	},
+	{
+		.cmd = ROCECT_CMD_CNP_SEND,
+		.doit = cnp_send_doit,
+		.policy = qp_policy,
+		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = ROCECT_CMD_CONFIG_SET,

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "conn.h"
+#include "np.h"
 #include "qp.h"
 #include "stats.h"
 
@@ -19,6 +20,7 @@
  * @lock: serialises changes of @qps and @conns; lookups need only RCU
  * @qps: the QP table
  * @conns: the tracked CM connections
+ * @np: the CNP budget
  */
 struct rocect_net {
 	struct net *net;
@@ -27,6 +29,7 @@ struct rocect_net {
 	spinlock_t lock;	/* changes of qps and conns */
 	struct rocect_qp_table qps;
 	struct rocect_conn_table conns;
+	struct rocect_np_bucket np;
 };
 
 struct rocect_net *rocect_net(const struct net *net);

@@ -67,7 +67,7 @@ struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
  */
 void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes)
 {
-	unsigned long now = jiffies;
+	u32 now = jiffies;
 
 	atomic64_inc(&qp->packets);
 	atomic64_add(bytes, &qp->bytes);
@@ -90,6 +90,9 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	atomic64_set(&qp->packets, 0);
 	atomic64_set(&qp->bytes, 0);
 	qp->last_seen = jiffies;
+	qp->last_cnp = 0;
+	atomic_set(&qp->ce, 0);
+	atomic_set(&qp->cnps, 0);
 }
 
 /**

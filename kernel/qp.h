@@ -44,7 +44,10 @@ struct rocect_qp_key {
  * @linked: in the QP table
  * @packets: packets seen
  * @bytes: their IP length
- * @last_seen: jiffies of the last packet, or of creation
+ * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
+ * @last_cnp: microseconds (low 32 bits) of the last CNP sent for it
+ * @ce: CE-marked packets seen
+ * @cnps: CNPs sent to the sender of those
  *
  * Learned entries live inside their connection, which frees them; managed
  * ones are a &struct rocect_managed_qp.
@@ -59,7 +62,10 @@ struct rocect_qp {
 	u8 linked;
 	atomic64_t packets;
 	atomic64_t bytes;
-	unsigned long last_seen;
+	u32 last_seen;
+	u32 last_cnp;
+	atomic_t ce;
+	atomic_t cnps;
 };
 
 /**

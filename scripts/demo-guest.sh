@@ -75,5 +75,31 @@ say "QPs set up without RDMA CM (ibv_rc_pingpong style) are let in by hand:"
 on_r "$ROCECT" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x99 sqpn 0x18
 ip netns exec "$a" "$ROCE_SEND" "$pkts/stray" 2>/dev/null
 on_r "$ROCECT" qp show dst 10.0.2.1
+
+say "Congestion: R marks A -> B RoCE traffic CE and, as a DCQCN notification point,"
+echo "sends a CNP back to the sender's QP (at most one per QP per 50 us)."
+ip netns exec "$r" nft -f - <<-EOT
+	table inet cemark {
+	    chain forward {
+	        type filter hook forward priority filter - 10;
+	        iifname "veth0" udp dport 4791 ip ecn set ce
+	    }
+	}
+EOT
+ip netns exec "$a" nft -f - <<-EOT
+	table inet cnp {
+	    chain in {
+	        type filter hook prerouting priority filter;
+	        udp dport 4791 @th,64,8 0x81 counter
+	    }
+	}
+EOT
+on_r "$ROCECT" config set cnp on
+echo "(A sends 3 SENDs to B's QP 0x2a, 1 ms apart)"
+ip netns exec "$a" "$ROCE_SEND" -c 3 -i 1000 "$pkts/data" 2>/dev/null
+on_r "$ROCECT" qp show src 10.0.1.1 dqpn 0x2a
+on_r "$ROCECT" stats | grep -E '^(ce|cnp-sent|cnp-interval) '
+echo "CNPs (BTH opcode 0x81) that reached A:"
+ip netns exec "$a" nft list chain inet cnp in | grep -o 'packets [0-9]*'
 rm -rf "$pkts"
 cleanup_all_ns

@@ -32,5 +32,4 @@ tshark -r "$out/router.pcap" -o 'udp.try_heuristic_first:TRUE' \
 		qpn = $4 $5
 		print "  " $1 " -> " $2 "  CM " kind (qpn != "" ? "  local QPN " qpn : "")
 	}'
-printf '\nNext: CNPs sent by R to the sender of CE-marked traffic, and real\n'
-printf 'Soft-RoCE traffic (see README.md and Documentation/).\n'
+printf '\nNext: real Soft-RoCE traffic end to end, and benchmarks (README.md).\n'

@@ -26,7 +26,7 @@ const char *const qp_states[] = {
 
 const char *const qp_columns[] = {
 	"zone", "src", "dst", "dqpn", "sqpn", "origin", "state", "packets",
-	"bytes", "idle-ms", "timeout", NULL
+	"bytes", "ce", "cnps", "idle-ms", "timeout", NULL
 };
 
 static void qp_help(void)
@@ -40,6 +40,7 @@ static void qp_help(void)
 		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ]\n"
 		"       rocect qp del src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect qp flush [ origin learned|managed ]\n"
+		"       rocect qp cnp src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"An entry says: packets from src to QP dqpn at dst come from QP sqpn.\n"
 		"QPNs are decimal or 0x hex, at most 0xffffff.\n"
 		"Examples:\n"
@@ -129,6 +130,8 @@ json_object *qp_to_json(const struct nlmsghdr *nlh)
 	add_u64(o, "service-id", tb[ROCECT_A_QP_SERVICE_ID]);
 	add_u32(o, "spsn", tb[ROCECT_A_QP_SPSN], false);
 	add_u32(o, "qkey", tb[ROCECT_A_QP_QKEY], false);
+	add_u32(o, "ce", tb[ROCECT_A_QP_CE], false);
+	add_u32(o, "cnps", tb[ROCECT_A_QP_CNPS], false);
 	return o;
 }
 
@@ -331,6 +334,10 @@ int cmd_qp(struct rd *rd)
 				 " zone src dst dqpn ");
 	if (rd_is(rd, "flush"))
 		return qp_change(rd, ROCECT_CMD_QP_FLUSH, "", " origin ");
+	/* Send one CNP to the entry's source QP now. */
+	if (rd_is(rd, "cnp"))
+		return qp_change(rd, ROCECT_CMD_CNP_SEND, "src dst dqpn",
+				 " zone src dst dqpn ");
 	if (rd_is(rd, "help")) {
 		qp_help();
 		return 0;

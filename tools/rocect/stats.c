@@ -75,6 +75,12 @@ static const struct {
 	{ ROCECT_A_STATS_QP_CONFLICT, "qp-conflict" },
 	{ ROCECT_A_STATS_EXPECT_CREATED, "expect-created" },
 	{ ROCECT_A_STATS_EXPECT_FAILED, "expect-failed" },
+	{ ROCECT_A_STATS_CE, "ce" },
+	{ ROCECT_A_STATS_CNP_SENT, "cnp-sent" },
+	{ ROCECT_A_STATS_CNP_INTERVAL, "cnp-interval" },
+	{ ROCECT_A_STATS_CNP_CAPPED, "cnp-capped" },
+	{ ROCECT_A_STATS_CNP_NO_ROUTE, "cnp-no-route" },
+	{ ROCECT_A_STATS_CNP_UNKNOWN_QP, "cnp-unknown-qp" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -37,6 +37,11 @@
  *
  * ROCECT_CMD_CONN_GET (dump): the tracked CM connections, "conn" set.
  *
+ * ROCECT_CMD_CNP_SEND: the key of a QP entry ("qp" set); sends one CNP to
+ * the entry's src, to its source QP, now (no interval, no cap).
+ *
+ * Entries also carry ROCECT_A_QP_CE and ROCECT_A_QP_CNPS.
+ *
  * Multicast group "events": ROCECT_CMD_QP_CREATE_NTF, ROCECT_CMD_QP_CHANGE_NTF
  * and ROCECT_CMD_QP_DELETE_NTF carry a QP entry (counters included).
  */
@@ -49,6 +54,8 @@
 
 /* Highest queue pair number: QPNs are 24 bits. */
 #define ROCECT_QPN_MAX		0xffffff
+/* ROCECT_A_CONFIG_CNP_SPORT: use the CE-marked packet's UDP source port. */
+#define ROCECT_CNP_SPORT_COPY	65536
 
 enum rocect_origin {
 	ROCECT_ORIGIN_LEARNED,	/* from an RDMA CM handshake */
@@ -100,6 +107,8 @@ enum {
 	ROCECT_A_QP_SERVICE_ID,		/* u64, the connection's service ID */
 	ROCECT_A_QP_SPSN,		/* u32, src side's starting PSN */
 	ROCECT_A_QP_QKEY,		/* u32, Q_Key of a UD (SIDR) service */
+	ROCECT_A_QP_CE,			/* u32, CE-marked packets seen */
+	ROCECT_A_QP_CNPS,		/* u32, CNPs sent to src for them */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
@@ -184,6 +193,12 @@ enum {
 	ROCECT_A_STATS_QP_CONFLICT,	/* u64, learned entries a managed one held */
 	ROCECT_A_STATS_EXPECT_CREATED,	/* u64, conntrack expectations */
 	ROCECT_A_STATS_EXPECT_FAILED,	/* u64 */
+	ROCECT_A_STATS_CE,		/* u64, CE-marked data packets */
+	ROCECT_A_STATS_CNP_SENT,	/* u64 */
+	ROCECT_A_STATS_CNP_INTERVAL,	/* u64, not sent: within the QP's interval */
+	ROCECT_A_STATS_CNP_CAPPED,	/* u64, not sent: over cnp-max-rate */
+	ROCECT_A_STATS_CNP_NO_ROUTE,	/* u64, not sent: no route, no memory */
+	ROCECT_A_STATS_CNP_UNKNOWN_QP,	/* u64, CE to a QP without an entry */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -196,6 +211,15 @@ enum {
 	ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT, /* u32 s, 1..3600 */
 	ROCECT_A_CONFIG_UNKNOWN_QP,	/* u8, enum rocect_unknown_qp_policy */
 	ROCECT_A_CONFIG_MAX_CONNS,	/* u32, 1..8388608 */
+	ROCECT_A_CONFIG_CNP,		/* u8, 1: send CNPs for CE-marked data */
+	ROCECT_A_CONFIG_CNP_INTERVAL,	/* u32 us, 1..1000000: per QP */
+	ROCECT_A_CONFIG_CNP_MAX_RATE,	/* u32 CNPs/s, 1..10000000: all QPs */
+	ROCECT_A_CONFIG_CNP_DSCP,	/* u8, 0..63 */
+	ROCECT_A_CONFIG_CNP_ECN,	/* u8, 0..3 */
+	ROCECT_A_CONFIG_CNP_PRIORITY,	/* u32, skb priority */
+	ROCECT_A_CONFIG_CNP_TTL,	/* u8, 1..255: TTL or hop limit */
+	ROCECT_A_CONFIG_CNP_SPORT,	/* u32: a UDP port, or 65536: copy */
+	ROCECT_A_CONFIG_CNP_CLEAR_CE,	/* u8, 1: forward the packet as ECT(0) */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
@@ -245,6 +269,7 @@ enum {
 	ROCECT_CMD_QP_CHANGE_NTF,
 	ROCECT_CMD_QP_DELETE_NTF,
 	ROCECT_CMD_CONN_GET,
+	ROCECT_CMD_CNP_SEND,
 
 	__ROCECT_CMD_MAX,
 	ROCECT_CMD_MAX = (__ROCECT_CMD_MAX - 1)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A DCQCN notification point in the network: a CE-marked RoCE data packet
+ * of a known QP makes the helper send a CNP to the packet's sender, at most
+ * one per QP per interval, and no more than the namespace's global rate, so
+ * that a flood of CE packets cannot turn the box into an amplifier.
+ */
+#include <linux/ktime.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <uapi/linux/rocect.h>
+
+#include "netns.h"
+#include "np.h"
+#include "xmit.h"
+
+/**
+ * rocect_np_net_init() - a full budget for a new namespace
+ * @b: the namespace's bucket
+ */
+void rocect_np_net_init(struct rocect_np_bucket *b)
+{
+	spin_lock_init(&b->lock);
+	b->credit_ns = 0;
+	b->last_ns = ktime_get_mono_fast_ns();
+}
+
+/* May one more CNP go out? The bucket holds a tenth of a second's worth. */
+static bool global_budget(struct rocect_net *rn)
+{
+	struct rocect_np_bucket *b = &rn->np;
+	u64 cost = NSEC_PER_SEC / READ_ONCE(rn->config.cnp_max_rate);
+	u64 now = ktime_get_mono_fast_ns(), cap = max_t(u64, cost, NSEC_PER_SEC / 10);
+	bool ok;
+
+	spin_lock_bh(&b->lock);
+	b->credit_ns = min(cap, b->credit_ns + (now - b->last_ns));
+	b->last_ns = now;
+	ok = b->credit_ns >= cost;
+	if (ok)
+		b->credit_ns -= cost;
+	spin_unlock_bh(&b->lock);
+	return ok;
+}
+
+/* At most one CNP per QP per interval; the CPU that moves the stamp wins. */
+static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
+{
+	u32 now = div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
+	u32 last = READ_ONCE(qp->last_cnp);
+
+	if (atomic_read(&qp->cnps) && now - last < interval_us)
+		return false;
+	return cmpxchg(&qp->last_cnp, last, now) == last;
+}
+
+static int send_for(struct net *net, struct rocect_qp *qp, u32 dest_qp,
+		    u16 sport, u16 pkey)
+{
+	struct rocect_net *rn = rocect_net(net);
+	int err;
+
+	err = rocect_xmit_cnp(net, qp->key.family, &qp->key.saddr,
+			      &qp->key.daddr, dest_qp, sport, pkey);
+	if (err) {
+		rocect_stats_inc(rn, ROCECT_CTR_CNP_NO_ROUTE);
+		return err;
+	}
+	atomic_inc(&qp->cnps);
+	rocect_stats_inc(rn, ROCECT_CTR_CNP_SENT);
+	return 0;
+}
+
+/* Forward the packet as ECT(0): the receiver need not notify again. */
+static void clear_ce(struct sk_buff *skb, u8 family)
+{
+	unsigned int nhoff = skb_network_offset(skb);
+
+	if (family == 4) {
+		if (!skb_ensure_writable(skb, nhoff + sizeof(struct iphdr)))
+			ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK,
+					    INET_ECN_ECT_0);
+	} else {
+		if (!skb_ensure_writable(skb, nhoff + sizeof(struct ipv6hdr)))
+			ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK,
+					    INET_ECN_ECT_0);
+	}
+}
+
+/**
+ * rocect_np_ce() - a CE-marked RoCE data packet was seen
+ * @net: its namespace
+ * @skb: the packet (CE cleared in it if so configured and a CNP went out)
+ * @qp: its QP entry, or NULL
+ * @pkt: its parse
+ *
+ * The CNP goes to the packet's source QP: the entry's source QP, or for
+ * UD the DETH's.
+ *
+ * Context: the helper callback.
+ */
+void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
+		  const struct roce_pkt *pkt)
+{
+	struct rocect_net *rn = rocect_net(net);
+	const struct rocect_config *c = &rn->config;
+	u32 sport = READ_ONCE(c->cnp_sport);
+	u32 dest_qp;
+
+	rocect_stats_inc(rn, ROCECT_CTR_CE);
+	if (!qp) {
+		if (READ_ONCE(c->cnp))
+			rocect_stats_inc(rn, ROCECT_CTR_CNP_UNKNOWN_QP);
+		return;
+	}
+	atomic_inc(&qp->ce);
+	if (!READ_ONCE(c->cnp))
+		return;
+	if (!qp_interval(qp, READ_ONCE(c->cnp_interval))) {
+		rocect_stats_inc(rn, ROCECT_CTR_CNP_INTERVAL);
+		return;
+	}
+	if (!global_budget(rn)) {
+		rocect_stats_inc(rn, ROCECT_CTR_CNP_CAPPED);
+		return;
+	}
+	dest_qp = pkt->has_deth ? pkt->deth_src_qp : qp->sqpn;
+	if (sport == ROCECT_CNP_SPORT_COPY)
+		sport = pkt->sport;
+	if (!send_for(net, qp, dest_qp, sport, pkt->bth.pkey) &&
+	    READ_ONCE(c->cnp_clear_ce))
+		clear_ce(skb, pkt->family);
+}
+
+/**
+ * rocect_np_send() - send one CNP for an entry now, on request
+ * @net: the namespace
+ * @qp: the entry: the CNP goes to its source QP at its source address
+ *
+ * Neither the interval nor the global rate applies: the request comes from
+ * an administrator or a congestion controller in userspace.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_np_send(struct net *net, struct rocect_qp *qp)
+{
+	u32 sport = READ_ONCE(rocect_net(net)->config.cnp_sport);
+
+	/* Without a packet to copy the port from, port 0, as hardware does. */
+	if (sport == ROCECT_CNP_SPORT_COPY)
+		sport = 0;
+	return send_for(net, qp, qp->sqpn, sport, 0xffff);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending a CNP from the kernel: build it with the wire library, route it
+ * in the namespace (from any source address: on a router the CNP speaks for
+ * the congested flow's receiver), keep it out of conntrack and the helper,
+ * and hand it to ip_local_out()/ip6_local_out(), as nf_send_reset() does
+ * with its resets.
+ */
+#include <linux/skbuff.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <net/netfilter/nf_conntrack.h>
+
+#include "netns.h"
+#include "wire.h"
+#include "xmit.h"
+
+static int route4(struct net *net, struct sk_buff *skb,
+		  const union nf_inet_addr *to, const union nf_inet_addr *from)
+{
+	struct flowi4 fl4 = {
+		.daddr = to->ip,
+		.saddr = from->ip,
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_flags = FLOWI_FLAG_ANYSRC,
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	skb_dst_set(skb, &rt->dst);
+	return 0;
+}
+
+static int route6(struct net *net, struct sk_buff *skb,
+		  const union nf_inet_addr *to, const union nf_inet_addr *from)
+{
+	struct flowi6 fl6 = {
+		.daddr = to->in6,
+		.saddr = from->in6,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	struct dst_entry *dst;
+	int err;
+
+	dst = ip6_route_output(net, NULL, &fl6);
+	err = dst->error;
+	if (err) {
+		dst_release(dst);
+		return err;
+	}
+	skb_dst_set(skb, dst);
+	return 0;
+}
+
+/**
+ * rocect_xmit_cnp() - send one CNP
+ * @net: the namespace to route and send it in
+ * @family: 4 or 6
+ * @to: its destination: the sender of the congested flow
+ * @from: its source: that flow's destination
+ * @dest_qp: the QP that must slow down
+ * @sport: UDP source port
+ * @pkey: BTH partition key
+ *
+ * DSCP, ECN, TTL and skb priority come from the namespace's configuration.
+ *
+ * Context: any; allocates atomically.
+ * Return: 0, or a negative errno (no route, no memory).
+ */
+int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
+		    const union nf_inet_addr *from, u32 dest_qp, u16 sport,
+		    u16 pkey)
+{
+	const struct rocect_config *c = &rocect_net(net)->config;
+	struct roce_cnp_params p = {
+		.family = family,
+		.tos = READ_ONCE(c->cnp_dscp) << 2 | READ_ONCE(c->cnp_ecn),
+		.ttl = READ_ONCE(c->cnp_ttl),
+		.sport = sport,
+		.df = true,
+		.pkey = pkey,
+		.dest_qp = dest_qp,
+	};
+	struct sk_buff *skb;
+	u32 len;
+	int err;
+
+	memcpy(p.saddr, from, sizeof(p.saddr));
+	memcpy(p.daddr, to, sizeof(p.daddr));
+	len = family == 4 ? ROCE_CNP_LEN_V4 : ROCE_CNP_LEN_V6;
+	skb = alloc_skb(LL_MAX_HEADER + len, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, LL_MAX_HEADER);
+	if (roce_cnp_build(skb_put(skb, len), len, &p) != len) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, family == 4 ? sizeof(struct iphdr) :
+					     sizeof(struct ipv6hdr));
+	skb->protocol = htons(family == 4 ? ETH_P_IP : ETH_P_IPV6);
+	skb->priority = READ_ONCE(c->cnp_priority);
+	/* Not a new flow to track, and never back through the helper. */
+	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
+
+	err = family == 4 ? route4(net, skb, to, from) :
+			    route6(net, skb, to, from);
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	if (family == 4)
+		ip_local_out(net, NULL, skb);
+	else
+		ip6_local_out(net, NULL, skb);
+	return 0;
+}
