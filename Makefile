@@ -7,6 +7,7 @@
 #   make modules       the module for every installed Debian kernel
 #   make check         lint, unit tests, oracles, fuzz smoke, guest kselftests
 #   make demo          the main demonstration, in a QEMU guest
+#   make bench         benchmarks: wire library, forwarding with the helper
 #   make lint | unit | oracles | fuzz | vmtest | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
@@ -33,7 +34,7 @@ KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
 FUZZ_SECONDS ?= 60
 
 .PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
-	demo clean FORCE
+	demo bench clean FORCE
 
 all: module tools
 
@@ -51,7 +52,13 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
-	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed
+	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed \
+	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast
+
+$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast: $(BUILD)/bin/%: \
+		$(TOP)/tools/bench/%.c $(WIRE_SRCS) $(WIRE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(filter %.c,$^) -lz -o $@
 
 $(BUILD)/bin/netlink_malformed: $(TOP)/selftests/netlink_malformed.c \
 		$(TOP)/uapi/linux/rocect.h
@@ -120,6 +127,11 @@ demo:
 	@$(TOP)/scripts/deps.sh
 	@$(MAKE) -s modules
 	@BUILD=$(BUILD) $(TOP)/scripts/demo.sh $(KVER)
+
+bench:
+	@$(TOP)/scripts/deps.sh
+	@$(MAKE) -s modules tools
+	@BUILD=$(BUILD) $(TOP)/scripts/bench.sh $(KVERS)
 
 clean:
 	rm -rf $(BUILD)

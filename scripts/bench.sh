@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: the wire library on the host, then, one kernel after the
+# other (two TCG guests at once would skew each other), the forwarding
+# benchmark in a guest. Prints the table; writes $BUILD/bench/bench.json.
+#
+#   bench.sh [KVER...]   (BENCH_SECONDS, BENCH_RUNS: per measurement)
+
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+out=$BUILD/bench
+mkdir -p "$out"
+kvers=("$@")
+[ "${#kvers[@]}" -gt 0 ] || mapfile -t kvers < <("$TOP/scripts/kernels.sh")
+
+"$BUILD/bin/wire_bench" 9 >"$out/wire.json"
+args=()
+for v in "${kvers[@]}"; do
+	echo "bench: kernel $v (a few minutes under TCG)..." >&2
+	"$TOP/tools/vm/run-vm" -k "$v" -t 1800 -m 2048 -e BUILD="$BUILD" \
+		-e BENCH_SECONDS="${BENCH_SECONDS:-3}" -e BENCH_RUNS="${BENCH_RUNS:-3}" \
+		-M "$BUILD/kmod/$v/nf_conntrack_roce.ko" \
+		-- "$TOP/tools/bench/guest.sh" >"$out/guest-$v.jsonl"
+	args+=("$v=$out/guest-$v.jsonl")
+done
+python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/wire.json" "${args[@]}"
+echo "bench: JSON in $out/bench.json" >&2
