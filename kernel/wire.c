@@ -289,6 +289,7 @@ static enum roce_class parse_gsi(const u8 *ip, u32 caplen,
 	if (mad[2] != 2)	/* CM ClassVersion */
 		return malformed(pkt, ROCE_MAL_MAD_VERSION);
 
+	memset(cm, 0, sizeof(*cm));
 	cm->method = mad[3];
 	cm->status = get_unaligned_be16(mad + 4);
 	cm->tid = get_unaligned_be64(mad + 8);
@@ -508,7 +509,8 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
  * @caplen: bytes readable at @ip (may be less than @pktlen: data payloads
  *	need not be captured, but every header and a whole MAD must be)
  * @pktlen: bytes the packet really has from the IP header on
- * @pkt: the result; zeroed first
+ * @pkt: the result; cleared first except @pkt->cm, which is valid (and
+ *	cleared before filling) only when the class is %ROCE_CLASS_CM
  *
  * Return: the packet's class, also stored in @pkt->class. For
  * %ROCE_CLASS_MALFORMED, @pkt->malformed says why and only the fields
@@ -517,7 +519,8 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
 enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 			   struct roce_pkt *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
+	/* The CM part is large and only CM MADs use it: parse_gsi() clears it. */
+	memset(pkt, 0, offsetof(struct roce_pkt, cm));
 	if (caplen > pktlen)
 		caplen = pktlen;
 	if (pktlen < 1)
