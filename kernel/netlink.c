@@ -643,26 +643,53 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 	return 0;
 }
 
+/*
+ * Where each setting lives. Its width is its attribute's (config_policy):
+ * u8 attributes go to u8 fields, u32 ones to u32 fields.
+ */
+static const struct {
+	u8 attr;
+	u16 offset;
+} config_fields[] = {
+	{ ROCECT_A_CONFIG_MAX_QPS, offsetof(struct rocect_config, max_qps) },
+	{ ROCECT_A_CONFIG_MAX_CONNS, offsetof(struct rocect_config, max_conns) },
+	{ ROCECT_A_CONFIG_IDLE_TIMEOUT,
+	  offsetof(struct rocect_config, idle_timeout) },
+	{ ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
+	  offsetof(struct rocect_config, timewait_timeout) },
+	{ ROCECT_A_CONFIG_UNKNOWN_QP, offsetof(struct rocect_config, unknown_qp) },
+	{ ROCECT_A_CONFIG_CNP, offsetof(struct rocect_config, cnp) },
+	{ ROCECT_A_CONFIG_CNP_INTERVAL,
+	  offsetof(struct rocect_config, cnp_interval) },
+	{ ROCECT_A_CONFIG_CNP_MAX_RATE,
+	  offsetof(struct rocect_config, cnp_max_rate) },
+	{ ROCECT_A_CONFIG_CNP_DSCP, offsetof(struct rocect_config, cnp_dscp) },
+	{ ROCECT_A_CONFIG_CNP_ECN, offsetof(struct rocect_config, cnp_ecn) },
+	{ ROCECT_A_CONFIG_CNP_PRIORITY,
+	  offsetof(struct rocect_config, cnp_priority) },
+	{ ROCECT_A_CONFIG_CNP_TTL, offsetof(struct rocect_config, cnp_ttl) },
+	{ ROCECT_A_CONFIG_CNP_SPORT, offsetof(struct rocect_config, cnp_sport) },
+	{ ROCECT_A_CONFIG_CNP_CLEAR_CE,
+	  offsetof(struct rocect_config, cnp_clear_ce) },
+};
+
 static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 {
-	const struct rocect_config *c = &rn->config;
+	const u8 *c = (const u8 *)&rn->config;
+	unsigned int i;
+	int err;
 
-	if (nla_put_u32(skb, ROCECT_A_CONFIG_MAX_QPS, c->max_qps) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_MAX_CONNS, c->max_conns) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_IDLE_TIMEOUT, c->idle_timeout) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
-			c->timewait_timeout) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_UNKNOWN_QP, c->unknown_qp) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP, c->cnp) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_INTERVAL, c->cnp_interval) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_MAX_RATE, c->cnp_max_rate) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_DSCP, c->cnp_dscp) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_ECN, c->cnp_ecn) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_PRIORITY, c->cnp_priority) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_TTL, c->cnp_ttl) ||
-	    nla_put_u32(skb, ROCECT_A_CONFIG_CNP_SPORT, c->cnp_sport) ||
-	    nla_put_u8(skb, ROCECT_A_CONFIG_CNP_CLEAR_CE, c->cnp_clear_ce))
-		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(config_fields); i++) {
+		u8 attr = config_fields[i].attr;
+		const u8 *f = c + config_fields[i].offset;
+
+		if (config_policy[attr].type == NLA_U8)
+			err = nla_put_u8(skb, attr, READ_ONCE(*f));
+		else
+			err = nla_put_u32(skb, attr, READ_ONCE(*(const u32 *)f));
+		if (err)
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 
@@ -700,36 +727,6 @@ static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return reply_net(info, fill_config);
 }
-
-/*
- * Where each setting lives. Its width is its attribute's (config_policy):
- * u8 attributes go to u8 fields, u32 ones to u32 fields.
- */
-static const struct {
-	u8 attr;
-	u16 offset;
-} config_fields[] = {
-	{ ROCECT_A_CONFIG_MAX_QPS, offsetof(struct rocect_config, max_qps) },
-	{ ROCECT_A_CONFIG_MAX_CONNS, offsetof(struct rocect_config, max_conns) },
-	{ ROCECT_A_CONFIG_IDLE_TIMEOUT,
-	  offsetof(struct rocect_config, idle_timeout) },
-	{ ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
-	  offsetof(struct rocect_config, timewait_timeout) },
-	{ ROCECT_A_CONFIG_UNKNOWN_QP, offsetof(struct rocect_config, unknown_qp) },
-	{ ROCECT_A_CONFIG_CNP, offsetof(struct rocect_config, cnp) },
-	{ ROCECT_A_CONFIG_CNP_INTERVAL,
-	  offsetof(struct rocect_config, cnp_interval) },
-	{ ROCECT_A_CONFIG_CNP_MAX_RATE,
-	  offsetof(struct rocect_config, cnp_max_rate) },
-	{ ROCECT_A_CONFIG_CNP_DSCP, offsetof(struct rocect_config, cnp_dscp) },
-	{ ROCECT_A_CONFIG_CNP_ECN, offsetof(struct rocect_config, cnp_ecn) },
-	{ ROCECT_A_CONFIG_CNP_PRIORITY,
-	  offsetof(struct rocect_config, cnp_priority) },
-	{ ROCECT_A_CONFIG_CNP_TTL, offsetof(struct rocect_config, cnp_ttl) },
-	{ ROCECT_A_CONFIG_CNP_SPORT, offsetof(struct rocect_config, cnp_sport) },
-	{ ROCECT_A_CONFIG_CNP_CLEAR_CE,
-	  offsetof(struct rocect_config, cnp_clear_ce) },
-};
 
 static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
