@@ -100,6 +100,6 @@ ip netns exec "$a" "$ROCE_SEND" -c 3 -i 1000 "$pkts/data" 2>/dev/null
 on_r "$ROCECT" qp show src 10.0.1.1 dqpn 0x2a
 on_r "$ROCECT" stats | grep -E '^(ce|cnp-sent|cnp-interval) '
 echo "CNPs (BTH opcode 0x81) that reached A:"
-ip netns exec "$a" nft list chain inet cnp in | grep -o 'packets [0-9]*'
+echo "packets $(nft_packets "$a" cnp in)"
 rm -rf "$pkts"
 cleanup_all_ns

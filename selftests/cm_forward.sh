@@ -54,12 +54,6 @@ save('short', IP(src='10.0.1.1', dst='10.0.2.1') /
 "
 }
 
-# send NS FILE: replay crafted packets from namespace NS.
-send()
-{
-	ip netns exec "$1" "$ROCE_SEND" "$pkts/$2" 2>/dev/null
-}
-
 # run_exchange FAMILY: REQ a->b, REP b->a, RTU a->b.
 run_exchange()
 {
@@ -109,8 +103,7 @@ check "a 10-byte RoCE payload is malformed (bth-truncated)" \
 # b_seen: RoCE packets that reached b, counted by nft in b.
 b_seen()
 {
-	ip netns exec "$b" nft list chain inet cnt in | grep -o 'packets [0-9]*' |
-		cut -d' ' -f2
+	nft_packets "$b" cnt in
 }
 ip netns exec "$b" nft -f - <<-EOT
 	table inet cnt {

@@ -99,18 +99,6 @@ xchg()
 	done
 }
 
-# send NS NAME...: replay crafted packets from namespace NS, in order.
-send()
-{
-	local ns=$1 f
-
-	shift
-	for f in "$@"; do
-		ip netns exec "$ns" "$ROCE_SEND" "$pkts/$f" 2>/dev/null || return 1
-	done
-}
-
-on() { local ns=$1; shift; ip netns exec "$ns" "$ROCECT" "$@"; }
 # conn_state NS ACOMM_ID: the state of a zone-0 connection ("" if none).
 conn_state()
 {
@@ -122,7 +110,6 @@ entry()
 {
 	on "$1" -j qp show src "$2" dst "$3" dqpn "$4" | jq -r '.[] | "\(.sqpn) \(.state)"'
 }
-is() { [ "$1" = "$2" ] || { echo "    got '$1', expected '$2'"; return 1; }; }
 # Predicates for busywait, which runs its command again each time.
 conn_gone() { [ -z "$(conn_state "$1" "$2")" ]; }
 entry_gone() { [ -z "$(entry "$@")" ]; }

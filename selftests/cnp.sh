@@ -54,7 +54,6 @@ save('stray', roce_pkt.data_packet(4, A, B, 0x04, 0x999, 1, payload_len=64,
 " 2>/dev/null
 }
 
-send() { local ns=$1 f; shift; for f in "$@"; do ip netns exec "$ns" "$ROCE_SEND" "$pkts/$f" 2>/dev/null || return 1; done; }
 # burst NS NAME COUNT USEC: one packet COUNT times, USEC apart; prints seconds.
 burst()
 {
@@ -65,14 +64,12 @@ burst()
 	t1=$(date +%s%N)
 	echo "scale=3; ($t1 - $t0) / 1000000000" | bc
 }
-on() { local ns=$1; shift; ip netns exec "$ns" "$ROCECT" "$@"; }
 stat() { on "$1" -j stats | jq ".\"$2\""; }
-is() { [ "$1" = "$2" ] || { echo "    got '$1', expected '$2'"; return 1; }; }
 # CNPs that reached a (opcode 0x81 in the BTH), counted by nft in a.
-cnps_at_a() { ip netns exec "$a" nft list chain inet cnt in | grep -o 'packets [0-9]*' | cut -d' ' -f2; }
+cnps_at_a() { nft_packets "$a" cnt in; }
 a_has() { [ "$(cnps_at_a)" -eq "$1" ]; }
 # RoCE data reaching b with ECN CE / ECT(0).
-b_ecn() { ip netns exec "$b" nft list chain inet ecncount in | grep "$1" | grep -o 'packets [0-9]*' | cut -d' ' -f2; }
+b_ecn() { nft_packets "$b" ecncount in "$1"; }
 
 setup()
 {

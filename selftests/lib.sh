@@ -127,6 +127,41 @@ def save(name, *pkts):
 $2" "$1"
 }
 
+# send NS NAME...: replay packets crafted into $pkts (see craft) from
+# namespace NS, in order, through roce_send.
+send()
+{
+	local ns=$1 f
+
+	shift
+	for f in "$@"; do
+		ip netns exec "$ns" "$ROCE_SEND" "$pkts/$f" 2>/dev/null || return 1
+	done
+}
+
+# on NS ARGS...: rocect in namespace NS.
+on()
+{
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" "$ROCECT" "$@"
+}
+
+# is GOT WANT: the two are equal; else say what was got.
+is()
+{
+	[ "$1" = "$2" ] || { echo "    got '$1', expected '$2'"; return 1; }
+}
+
+# nft_packets NS TABLE CHAIN [PATTERN]: the packets of the counter in an
+# inet chain of NS (of the rule matching PATTERN, if given).
+nft_packets()
+{
+	ip netns exec "$1" nft list chain inet "$2" "$3" | grep -- "${4:-counter}" |
+		grep -o 'packets [0-9]*' | cut -d' ' -f2
+}
+
 # Make the module known to modprobe, so nft can autoload it. run-vm -M
 # installs it with a depmod run on the host; depmod in a TCG guest takes
 # over a minute, so it runs here only when the installed copy differs.
@@ -224,8 +259,7 @@ setup_router_topology()
 # related_count: RELATED RoCE packets r has forwarded.
 related_count()
 {
-	ip netns exec "$r" nft list chain inet watch forward |
-		grep -o 'packets [0-9]*' | cut -d' ' -f2
+	nft_packets "$r" watch forward
 }
 
 # Kernel messages that mean a test broke the kernel.

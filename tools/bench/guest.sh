@@ -15,7 +15,7 @@ SECONDS_EACH=${BENCH_SECONDS:-3}
 RUNS=${BENCH_RUNS:-3}
 BLAST=$BUILD/bin/roce_blast
 R() { ip netns exec "$r" "$ROCECT" "$@"; }
-received() { ip netns exec "$b" nft list chain inet cnt in | grep -o 'packets [0-9]*' | cut -d' ' -f2; }
+received() { nft_packets "$b" cnt in; }
 
 # measure VARIANT QPNS [ce]: RUNS runs, one JSON line each.
 measure()
