@@ -215,10 +215,10 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 
 	/* The flows of this connection are related to the CM conntrack. */
 	if (todo.reverse)
-		rocect_expect(rn, ct->master ?: ct, ROCECT_EXP_REVERSE,
+		rocect_expect(rn, ct, ROCECT_EXP_REVERSE,
 			      &todo.passive, &todo.active, todo.permanent);
 	if (todo.forward)
-		rocect_expect(rn, ct->master ?: ct, ROCECT_EXP_FORWARD,
+		rocect_expect(rn, ct, ROCECT_EXP_FORWARD,
 			      &todo.active, &todo.passive, true);
 }
 

@@ -20,7 +20,7 @@ extern const struct nf_conntrack_expect_policy
 
 struct rocect_net;
 
-void rocect_expect(struct rocect_net *rn, struct nf_conn *master,
+void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
 		   const union nf_inet_addr *dst, bool permanent);
 

@@ -70,6 +70,10 @@ conn('c6', A, B, (0x5000, 0x6000), (0x30, 0x40))
 conn('c7', A2, B, (0x5000, 0x6001), (0x30, 0x41))
 conn('c8', A6, B6, (0x1008, 0x2008), (0x1c, 0x2f))
 conn('c9', A, B, (0x1009, 0x2009), (0x1d, 0x31))
+conn('c10', A, B, (0x100c, 0x200c), (0x20, 0x33))
+for n in (2, 3):
+    save('c1-rdata%d' % n, roce_pkt.data_packet(4, B, A, 0x04, 0x17, n,
+         payload_len=64, ip_args={'sport': 0xd100 + n}))
 req = bytearray(bytes(roce_pkt.cm_exchange(A, B, comm_ids=(0x100a, 0x200a),
                 qpns=(0x1e, 0x32))['req']))
 req[100] ^= 0xff
@@ -153,6 +157,18 @@ check "data b -> a on a new flow" send "$b" c1-rdata
 check "... its flow is RELATED too" test "$(related_count)" -gt $((rel + 1))
 check "... and has the helper (conntrack -L)" sh -c \
 	"ip netns exec $r conntrack -L -p udp --sport $((0xd02a)) 2>/dev/null | grep -q helper=roce"
+
+# Connections between the same hosts share the expectations: another REQ
+# must not turn c1's permanent b -> a expectation into a one-shot one.
+check "another REQ a -> b (c10) while c1 is established" send "$a" c10-req
+rel=$(related_count)
+check "c1: the next new flow b -> a is RELATED" send "$b" c1-rdata2
+check "... and so is the one after it" send "$b" c1-rdata3
+check "... both counted as RELATED" test "$(related_count)" -eq $((rel + 2))
+check "the b -> a expectation is still permanent" sh -c \
+	"ip netns exec $r conntrack -L expect 2>/dev/null |
+	 grep -q 'src=10.0.2.1 dst=10.0.1.1 .*PERMANENT'"
+check "c10 refused" send "$b" c10-rej
 
 # Test that conntrack agrees: a helper flow for every learned direction.
 agree()
