@@ -5,10 +5,12 @@
 #   make               the module for $(KVER) and the userspace programs
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
-#   make check         lint, unit tests, oracles, fuzz smoke, guest kselftests
-#   make demo          the main demonstration, in a QEMU guest
+#   make check         lint, unit tests, oracles, fuzz smoke, guest kselftests,
+#                      Soft-RoCE end to end
+#   make demo          the main demonstration: real RDMA traffic through a
+#                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: wire library, forwarding with the helper
-#   make lint | unit | oracles | fuzz | vmtest | deps | clean
+#   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
 
@@ -34,7 +36,7 @@ KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
 FUZZ_SECONDS ?= 60
 
 .PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
-	demo bench clean FORCE
+	e2e demo bench clean FORCE
 
 all: module tools
 
@@ -119,13 +121,16 @@ lint: modules
 vmtest: modules tools
 	BUILD=$(BUILD) $(TOP)/selftests/run_vm_tests.sh $(KVERS)
 
+e2e: modules tools
+	BUILD=$(BUILD) $(TOP)/selftests/run_rxe_e2e.sh $(KVERS)
+
 check:
 	@$(TOP)/scripts/deps.sh
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) $(TOP)/scripts/check.sh
 
 demo:
 	@$(TOP)/scripts/deps.sh
-	@$(MAKE) -s modules
+	@$(MAKE) -s modules tools
 	@BUILD=$(BUILD) $(TOP)/scripts/demo.sh $(KVER)
 
 bench:

@@ -6,7 +6,7 @@
 # one line "N passed, N failed". A stage that fails without reporting a
 # failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
 #
-#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest)
+#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest e2e)
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,7 +66,7 @@ stage()
 }
 
 stages=("$@")
-[ "${#stages[@]}" -gt 0 ] || stages=(build lint unit oracles fuzz vm kselftest)
+[ "${#stages[@]}" -gt 0 ] || stages=(build lint unit oracles fuzz vm kselftest e2e)
 begin=$(date +%s)
 for s in "${stages[@]}"; do
 	case $s in
@@ -77,6 +77,7 @@ for s in "${stages[@]}"; do
 	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
 	kselftest) stage kselftest "$TOP/selftests/run_vm_tests.sh" ;;
+	e2e) stage e2e "$TOP/selftests/run_rxe_e2e.sh" ;;
 	*) echo "check.sh: unknown stage '$s'" >&2; exit 2 ;;
 	esac
 done

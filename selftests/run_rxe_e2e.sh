@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run rxe_e2e.sh (three guests, real Soft-RoCE traffic) on each kernel
+# given (default: every installed kernel), one kernel after the other, and
+# print its checks as TAP with the kernel in each name. Logs, captures and
+# guest consoles: $BUILD/e2e/<kernel>/.
+#
+#   run_rxe_e2e.sh [KVER...]
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+kvers=("$@")
+[ "${#kvers[@]}" -gt 0 ] || mapfile -t kvers < <("$TOP/scripts/kernels.sh")
+
+n=0
+fail=0
+port=17300
+for v in "${kvers[@]}"; do
+	out=$BUILD/e2e/$v
+	log=$BUILD/e2e/$v.log
+	mkdir -p "$BUILD/e2e"
+	start=$SECONDS
+	timeout -k 30 1500 "$TOP/selftests/rxe_e2e.sh" -k "$v" -p "$port" \
+		-o "$out" >"$log" 2>&1
+	rc=$?
+	echo "# ---- kernel $v: rxe_e2e.sh exit $rc in $((SECONDS - start)) s ----"
+	seen=0
+	while IFS= read -r line; do
+		case $line in
+		"TEST: "*)
+			n=$((n + 1))
+			seen=$((seen + 1))
+			name=$(sed -E 's/^TEST: (.*[^ ]) +\[ ?(OK|FAIL) ?\]$/\1/' <<<"$line")
+			if [[ $line == *"[ OK ]" ]]; then
+				echo "ok $n - [$v] $name"
+			else
+				echo "not ok $n - [$v] $name"
+			fi
+			;;
+		*) echo "# $line" ;;
+		esac
+	done <"$log"
+	if [ "$rc" -ne 0 ]; then
+		fail=1
+		if [ "$seen" -eq 0 ] || [ "$rc" -ge 124 ]; then
+			n=$((n + 1))
+			echo "not ok $n - [$v] rxe_e2e.sh ran to the end (exit $rc)"
+		fi
+	fi
+	port=$((port + 2))
+done
+echo "1..$n"
+exit $fail

@@ -1,0 +1,552 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Real RDMA traffic end to end: three QEMU guests, two of them running
+# Soft-RoCE (rdma_rxe) and rdma-core's tools, the third a router with the
+# conntrack helper; the guests share nothing but their links.
+#
+#   A (10.0.1.1, fd00:1::1) -- R (nf_conntrack_roce) -- B (10.0.2.1, fd00:2::1)
+#
+# B tracks its own traffic too (the endpoint case). For rping over IPv4 and
+# IPv6, three ucmatose connections, perftest's ib_send_bw -R and udaddy (UD,
+# through SIDR) the QP pairs that R and B track must be exactly those that
+# `rdma res show qp` reports on A and B, with the UDP flows related in
+# conntrack, TIMEWAIT after the disconnect, per-QP packet counters equal to
+# a tcpdump count on R, and gone after expiry. A refused connection (REJ)
+# leaves no QP entries. R marks A's traffic CE: the CNPs R sends are
+# captured on A and checked (ICRC, BECN, A's QPN) against R's counters.
+# Under R's strict policy RDMA CM traffic still flows, ibv_rc_pingpong
+# (QPNs exchanged over TCP) fails, and works once `rocect qp add` installs
+# managed entries for its QPs.
+#
+#   rxe_e2e.sh [-k KVER] [-p PORT] [-o DIR] [--demo]
+#
+# Prints one "TEST: ... [ OK ]" line per check (lib.sh); --demo also shows
+# the tables the checks read. PORT and PORT+1 (default 17300) on 127.0.0.1
+# carry the two links.
+
+SELFTESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+source "$SELFTESTS_DIR/lib.sh"
+source "$TOP/tools/vm/fleet.sh"
+
+kver=$("$TOP/scripts/kernels.sh" | tail -n1)
+port=17300
+out=$BUILD/e2e
+demo=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k) kver=$2; shift 2 ;;
+	-p) port=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	--demo) demo=1; shift ;;
+	*) echo "usage: $0 [-k KVER] [-p PORT] [-o DIR] [--demo]" >&2; exit 2 ;;
+	esac
+done
+ko=$BUILD/kmod/$kver/nf_conntrack_roce.ko
+[ -f "$ko" ] || { echo "SKIP: $ko not built"; exit $ksft_skip; }
+for tool in jq tshark; do
+	checktool "$tool" --version
+done
+
+A4=10.0.1.1 B4=10.0.2.1 A6=fd00:1::1 B6=fd00:2::1
+GUEST="source $SELFTESTS_DIR/rxe_guest.sh"
+FLEET_TIMEOUT=240
+T0=$SECONDS
+
+# A/R/B COMMAND...: shell COMMAND in that guest, with rxe_guest.sh loaded.
+A() { vm_exec a "$GUEST; $*"; }
+R() { vm_exec r "$GUEST; $*"; }
+B() { vm_exec b "$GUEST; $*"; }
+
+say() { printf '\n== %s\n' "$*"; }
+quiet() { "$@" >/dev/null; }
+# show GUEST COMMAND...: run COMMAND in GUEST; in --demo mode, print it as
+# typed there, with its output.
+show()
+{
+	local who=$1
+
+	shift
+	if [ "$demo" -eq 0 ]; then
+		"$who" "$*" >/dev/null
+		return
+	fi
+	printf '%s# %s\n' "$who" "${*//\$ROCECT/rocect}"
+	"$who" "$*" | sed 's/^/  /'
+	return "${PIPESTATUS[0]}"
+}
+
+cleanup()
+{
+	fleet_stop
+	[ "$demo" -eq 1 ] || return 0
+	echo
+	echo "Guest consoles and captures: $out"
+}
+trap cleanup EXIT
+
+# ---- what the tables say ---------------------------------------------
+
+# rdma_pairs NAME JSON SRC DST: "src dst dqpn sqpn" per RC QP in RTS of an
+# `rdma res show qp` JSON taken on the host with address SRC.
+rdma_pairs()
+{
+	jq -r --arg s "$3" --arg d "$4" '.[] |
+		select(.type == "RC" and .state == "RTS" and .rqpn != null) |
+		"\($s) \($d) \(.rqpn) \(.lqpn)"' "$out/$1.$2.json"
+}
+
+# tracked_pairs FILE SRC DST: "src dst dqpn sqpn" per established learned
+# entry between SRC and DST (both directions) in a `rocect -j qp show`.
+tracked_pairs()
+{
+	jq -r --arg a "$2" --arg b "$3" '.[] |
+		select(.origin == "learned" and .state == "established" and
+		       ((.src == $a and .dst == $b) or (.src == $b and .dst == $a))) |
+		"\(.src) \(.dst) \(.dqpn) \(.sqpn)"' "$1"
+}
+
+# same_lines WHAT GOT WANT: two multisets of lines are equal (printed if not).
+same_lines()
+{
+	local got want
+
+	got=$(sort <<<"$2")
+	want=$(sort <<<"$3")
+	[ -n "$want" ] && [ "$got" = "$want" ] && return 0
+	printf '    %s differs:\n    got:\n%s\n    want:\n%s\n' "$1" \
+		"$(sed 's/^/      /' <<<"$got")" "$(sed 's/^/      /' <<<"$want")"
+	return 1
+}
+
+# pcap_flows NAME: "src dst destqp sport" per RoCE packet but CNPs of
+# $out/NAME.pcap, as tshark decodes it (its own dissector, not rocect's).
+pcap_flows()
+{
+	tshark -r "$out/$1.pcap" -Y 'infiniband.bth.opcode != 129' -T fields \
+		-e ip.src -e ipv6.src -e ip.dst -e ipv6.dst \
+		-e infiniband.bth.destqp -e udp.srcport 2>/dev/null |
+		awk 'function hex(s, n, i) {
+			n = 0
+			for (i = 3; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef",
+						   substr(tolower(s), i, 1)) - 1
+			return n
+		}
+		{ print $1, $2, hex($3), $4 }'
+}
+
+# counters_match NAME PAIRS: each of the phase's entries (PAIRS: "src dst
+# dqpn sqpn" lines) counted as many packets as tshark finds in what R
+# received during the phase.
+counters_match()
+{
+	local got want
+
+	want=$(pcap_flows "$1" | awk '$3 != 1 { n[$1 " " $2 " " $3]++ }
+		END { for (k in n) print k, n[k] }')
+	got=$(jq -r '.[] | "\(.src) \(.dst) \(.dqpn) \(.packets)"' \
+		"$out/$1.r-end.json" | grep -F -f <(cut -d' ' -f1-3 <<<"$2" |
+						  sed 's/$/ /'))
+	same_lines "packets per QP (R's entries vs tcpdump on R)" "$got" "$want"
+}
+
+# conntrack_agrees NAME SRC DST: for every QP that sent data (its UDP
+# source port from the capture) conntrack on R has a flow with helper roce,
+# created by an expectation (R's nft set "related" saw it); and the
+# connection's permanent expectations are there, both directions.
+conntrack_agrees()
+{
+	local ct=$out/$1.conntrack exp=$out/$1.expect src dst qpn sport rc=0
+	local related
+
+	related=$(jq -r '.nftables[] | select(.set) | .set.elem[]? |
+		.elem.val // . | .concat | join(" ")' "$out/$1.related")
+	while read -r src dst qpn sport; do
+		if ! grep -q "src=$src dst=$dst sport=$sport dport=4791 .*helper=roce" \
+			"$ct"; then
+			echo "    no conntrack $src:$sport -> $dst:4791 (QP $qpn) with helper roce"
+			rc=1
+		fi
+		grep -qxF "$src $dst $sport" <<<"$related" && continue
+		echo "    $src:$sport -> $dst:4791 (QP $qpn) is not an expected flow"
+		rc=1
+	done < <(pcap_flows "$1" | awk '$3 != 1' | sort -u)
+	for src in "$2 dst=$3" "$3 dst=$2"; do
+		grep -q "src=$src .*PERMANENT .*helper=roce" "$exp" && continue
+		echo "    no permanent expectation src=$src"
+		rc=1
+	done
+	return $rc
+}
+
+# r_state_of NAME STATE: all of NAME's pairs are in STATE on R now.
+r_state_of()
+{
+	local want=$1 state=$2 got
+
+	got=$(R "$ROCECT -j qp show" | jq -r --arg st "$state" '.[] |
+		select(.state == $st) | "\(.src) \(.dst) \(.dqpn) \(.sqpn)"')
+	grep -qvxF -f <(echo "$got") <<<"$want" && return 1
+	return 0
+}
+
+# ---- the scenario ------------------------------------------------------
+
+boot()
+{
+	fleet_init "$out"
+	say "Booting three guests on kernel $kver: host A, router R, host B"
+	vm_boot a -k "$kver" -n "listen:$port"
+	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
+	vm_boot b -k "$kver" -n "connect:$((port + 1))" -M "$ko"
+	vm_up a r b || return 1
+	A host_setup 1 && B host_setup 2 && R router_setup
+}
+
+setup()
+{
+	boot
+	log_test $? "three guests up, rxe0 on A and B, R forwarding"
+	[ "$ret" -eq 0 ] || exit "$ret"
+	check "A reaches B through R (IPv4, IPv6)" \
+		quiet A "busybox ping -c 1 -w 30 $B4 && busybox ping -c 1 -w 30 $B6"
+
+	# R: the helper on forwarded RoCE traffic. ibv_rc_pingpong sends with
+	# hop limit 1 (it assumes one subnet): raise it so R can route it.
+	say "R attaches helper \"roce\" with nft; B does the same for its own traffic"
+	R "nft -f <(source $SELFTESTS_DIR/lib.sh; nft_roce_ruleset) &&
+	   nft -f - <<-EOT &&
+		table ip hoplimit {
+		    chain pre {
+		        type filter hook prerouting priority mangle; policy accept;
+		        udp dport 4791 ip ttl 1 ip ttl set 64
+		    }
+		}
+	EOT
+	   nft -f - <<-EOT &&
+		table inet related {
+		    set flows4 {
+		        type ipv4_addr . ipv4_addr . inet_service; flags dynamic;
+		    }
+		    set flows6 {
+		        type ipv6_addr . ipv6_addr . inet_service; flags dynamic;
+		    }
+		    chain forward {
+		        type filter hook forward priority filter; policy accept;
+		        ct status expected udp dport 4791 \\
+		            add @flows4 { ip saddr . ip daddr . udp sport }
+		        ct status expected udp dport 4791 \\
+		            add @flows6 { ip6 saddr . ip6 daddr . udp sport }
+		    }
+		}
+	EOT
+	   \$ROCECT config set timewait-timeout 30"
+	log_test $? "R: nft ruleset loaded the helper"
+	B "nft -f <(source $SELFTESTS_DIR/lib.sh; nft_roce_ruleset) &&
+	   \$ROCECT config set timewait-timeout 30"
+	log_test $? "B: nft ruleset loaded the helper (endpoint)"
+	# B opens and closes three QPs, so that A's and B's QPNs differ.
+	B 'for p in 1 2 3; do ibv_rc_pingpong -d rxe0 -p 1860$p >/dev/null 2>&1 & done
+	   sleep 2; stop ibv_rc_pingpong'
+}
+
+# connected NAME COMM SRC DST NQPS SERVER CLIENT [MARK]: B runs SERVER, A
+# runs CLIENT, both programs COMM, until NQPS RC QPs are connected; then
+# the checks (and function $during, if set), then A's and B's programs are
+# stopped. With MARK, each side freezes as soon as it prints MARK.
+connected()
+{
+	local name=$1 comm=$2 src=$3 dst=$4 n=$5 server=$6 client=$7 mark=${8:-}
+	local want
+
+	say "$name: $client"
+	if [ -n "$mark" ]; then
+		server="stdbuf -oL $server 2>&1 | freeze_on '$mark' $comm"
+		client="stdbuf -oL $client 2>&1 | freeze_on '$mark' $comm"
+	fi
+	# What R receives, both links: what the helper sees. (Packets R sends
+	# can still be dropped by its qdisc, and are then sent again.)
+	R "capture $name any 'udp port 4791' -Q in"
+	B "$server >/dev/null 2>&1 & wait_listen $comm"
+	# The client is stopped once connected (its peer then waits for it),
+	# so that the connections stay as they are while they are looked at.
+	A "$client >/dev/null 2>&1 & wait_qps $comm RC $n && freeze $comm" &&
+		B "wait_qps $comm RC $n && freeze $comm"
+	log_test $? "$name: $n connection(s) up"
+	A "qps $comm" >"$out/$name.a.json"
+	B "qps $comm" >"$out/$name.b.json"
+	R "\$ROCECT -j qp show" >"$out/$name.r.json"
+	B "\$ROCECT -j qp show" >"$out/$name.b-tracked.json"
+	R "conntrack -L -p udp 2>/dev/null" >"$out/$name.conntrack"
+	R "conntrack -L expect; conntrack -L expect -f ipv6" \
+		>"$out/$name.expect" 2>/dev/null
+	R "nft -j list set inet related flows4; nft -j list set inet related flows6" \
+		>"$out/$name.related"
+	show R "\$ROCECT qp show state established"
+	show A "rdma res show qp | grep $comm"
+	show B "rdma res show qp | grep $comm"
+
+	want=$( (rdma_pairs "$name" a "$src" "$dst"
+		 rdma_pairs "$name" b "$dst" "$src"))
+	check "$name: A's and B's QPNs differ" \
+		quiet jq -e 'all(.[]; .lqpn != .rqpn)' "$out/$name.a.json"
+	check "$name: R tracks exactly the QP pairs of rdma res on A and B" \
+		same_lines "QP pairs" \
+		"$(tracked_pairs "$out/$name.r.json" "$src" "$dst")" "$want"
+	check "$name: B (endpoint) tracks the same pairs" \
+		same_lines "QP pairs" \
+		"$(tracked_pairs "$out/$name.b-tracked.json" "$src" "$dst")" \
+		"$want"
+	echo "$want" >"$out/$name.pairs"
+	[ -z "${during:-}" ] || "$during"
+
+	A "stop $comm"
+	sleep 1
+	B "stop $comm"
+	check "$name: TIMEWAIT on R after the disconnect" \
+		busywait 30000 r_state_of "$want" timewait
+	R "\$ROCECT -j qp show" >"$out/$name.r-end.json"
+	R "stop_captures $out"
+	log_test $? "$name: R's capture is complete"
+	check "$name: per-QP packet counters on R equal tcpdump's count" \
+		counters_match "$name" "$want"
+	check "$name: conntrack on R: data flows related, with helper roce" \
+		conntrack_agrees "$name" "$src" "$dst"
+}
+
+# The source QPN of a data flow, as an operator asks for it.
+query()
+{
+	local dqpn sqpn got
+
+	read -r _ _ dqpn sqpn < <(rdma_pairs rping4 a "$A4" "$B4")
+	say "Which QP sends the packets that A sends to QP $dqpn on B?"
+	show R "\$ROCECT qp query $B4 $dqpn src $A4"
+	got=$(R "\$ROCECT -j qp query $B4 $dqpn src $A4" | jq '.[0].sqpn')
+	check "query: R names A's QPN $sqpn as the source of QP $dqpn's flow" \
+		is "$got" "$sqpn"
+}
+
+rejected()
+{
+	local conns
+
+	say "rej: a client asks for a port nobody listens on; B's CM sends a REJ"
+	A "rping -c -a $B4 -p 9999 -C 1" >"$out/rej.client" 2>&1
+	check "rej: the client is refused" \
+		grep -q REJECTED "$out/rej.client"
+	conns=$(R "\$ROCECT -j conn show")
+	check "rej: R marks the connection rejected (reason 8, invalid service ID)" \
+		quiet jq -e 'any(.[]; .service == "tcp:9999" and
+				       .state == "rejected" and
+				       ."reject-reason" == 8)' <<<"$conns"
+	check "rej: and keeps no QP entry for its QP" \
+		quiet jq -e --argjson q "$(jq '[.[] | select(.service == "tcp:9999") |
+					     .aqpn] | first' <<<"$conns")" \
+			'$q != null and all(.[]; (.src == "10.0.1.1" and .sqpn == $q) or
+					       (.dst == "10.0.1.1" and .dqpn == $q) | not)' \
+			<(R "\$ROCECT -j qp show")
+}
+
+# cnps: R marks A -> B RoCE packets CE; the CNPs it sends reach A.
+cnps()
+{
+	local a_qpns per_qp
+
+	say "cnp: R marks A's RoCE packets CE and sends CNPs (cnp on)"
+	R "nft -f - <<-EOT &&
+		table ip cemark {
+		    chain forward {
+		        type filter hook forward priority filter; policy accept;
+		        ip saddr $A4 udp dport 4791 ip ecn set ce
+		    }
+		}
+	EOT
+	   \$ROCECT config set cnp on"
+	A "capture cnp.a eth0 'udp port 4791 and src $B4'"
+	connected bw ib_send_bw "$A4" "$B4" 2 "ib_send_bw -R -d rxe0 -n 1000" \
+		"ib_send_bw -R -d rxe0 -n 1000 $B4"
+	A "stop_captures $out"
+	log_test $? "cnp: A's capture is complete"
+	R "nft delete table ip cemark; \$ROCECT config set cnp off"
+	"$PYTHON" "$SELFTESTS_DIR/wire/cnp_check.py" "$out/cnp.a.pcap" \
+		>"$out/cnp.a.json" 2>/dev/null
+	a_qpns=$(jq -c '[.[].lqpn]' "$out/bw.a.json")
+	check "cnp: CNPs reached A" quiet jq -se 'length > 0' "$out/cnp.a.json"
+	check "cnp: each with a valid ICRC and BECN, to one of A's QPs $a_qpns" \
+		quiet jq -se --argjson q "$a_qpns" 'all(.[]; .icrc_ok and .becn == 1 and
+			.opcode == 129 and (.dqpn as $d | $q | index($d)))' \
+		"$out/cnp.a.json"
+	per_qp=$(jq -r '.[] | select(.cnps > 0) | "\(.sqpn) \(.cnps)"' \
+		"$out/bw.r-end.json")
+	check "cnp: per-QP CNP counters on R equal the CNPs A captured" \
+		same_lines "CNPs per QP" "$per_qp" \
+		"$(jq -r '.dqpn' "$out/cnp.a.json" | sort | uniq -c |
+		   awk '{ print $2, $1 }')"
+	[ "$demo" -eq 0 ] || printf 'R sent %s CNPs; A captured %s.\n' \
+		"$(jq '[.[].cnps] | add' "$out/bw.r-end.json")" \
+		"$(jq -s length "$out/cnp.a.json")"
+}
+
+# ud: udaddy resolves B's UD QPs with SIDR and sends datagrams.
+ud()
+{
+	local b_qpns a_qpns conns
+
+	say "ud: udaddy -s $B4 -c 2 (UD QPs, resolved through SIDR)"
+	# B waits for more datagrams than A sends, so its QPs stay; A's are
+	# listed as soon as they exist (A finishes quickly on 6.12).
+	B "udaddy -c 2 -C 16000 >/dev/null 2>&1 & wait_listen udaddy"
+	A "udaddy -s $B4 -c 2 -C 8000 >/dev/null 2>&1 & wait_qps udaddy UD 2 &&
+	   qps udaddy" >"$out/ud.a.json"
+	log_test $? "ud: two UD QPs on A"
+	B "wait_qps udaddy UD 2"
+	log_test $? "ud: two UD QPs on B"
+	b_qpns=$(B "qps udaddy" | jq -c '[.[] | select(.type == "UD") | .lqpn] | sort')
+	a_qpns=$(jq -c '[.[] | select(.type == "UD") | .lqpn] | sort' "$out/ud.a.json")
+	busywait 30000 R "\$ROCECT -j qp show | jq -e --argjson q '$b_qpns' \
+		'[.[] | select(.src == \"$A4\" and .packets > 0 and
+			       (.dqpn as \$d | \$q | index(\$d)))] | length == 2'" \
+		>/dev/null
+	conns=$(R "\$ROCECT -j conn show")
+	show R "\$ROCECT conn show"
+	check "ud: R's SIDR connections name B's UD QPs $b_qpns" \
+		is "$(jq -c '[.[] | select(.sidr and .state == "established") |
+			     .pqpn] | sort' <<<"$conns")" "$b_qpns"
+	check "ud: R's entries to them carry A's UD QPs $a_qpns as sources" \
+		is "$(R "\$ROCECT -j qp show src $A4" | jq -c --argjson q "$b_qpns" \
+			'[.[] | select(.dqpn as $d | $q | index($d)) | .sqpn] |
+			 sort')" "$a_qpns"
+	A "stop udaddy"
+	B "stop udaddy"
+}
+
+# strict: unknown QPs are dropped on R. RDMA CM traffic is learned and
+# flows; ibv_rc_pingpong needs managed entries.
+strict()
+{
+	local gid qa qb dropped
+
+	gid=$(A "gid_index $A4")
+	pingpong()
+	{
+		B "stdbuf -oL ibv_rc_pingpong -d rxe0 -g $gid -n 50 \
+			>/tmp/pp.server 2>&1 &"
+		A "stdbuf -oL timeout ${1:-60} ibv_rc_pingpong -d rxe0 -g $gid \
+			-n 50 $B4 >/tmp/pp.client 2>&1; rc=\$?; cat /tmp/pp.client
+			exit \$rc"
+	}
+	say "strict: ibv_rc_pingpong exchanges QPNs over TCP, no RDMA CM"
+	pingpong >"$out/pp1.out"
+	check "strict: ibv_rc_pingpong works through R (policy accept)" \
+		grep -q 'iters in' "$out/pp1.out"
+	B "stop ibv_rc_pingpong"
+
+	say "strict: R drops RoCE packets to QPs it does not know"
+	show R "\$ROCECT config set unknown-qp drop"
+	B "rping -s -a $B4 -C 20 >/dev/null 2>&1 & wait_listen rping"
+	check "strict: rping still works (learned from the CM)" \
+		A "rping -c -a $B4 -C 20 >/dev/null"
+	B "ucmatose -c 2 -C 20 >/dev/null 2>&1 & wait_listen ucmatose"
+	check "strict: ucmatose still works" \
+		A "ucmatose -s $B4 -c 2 -C 20 >/dev/null"
+	dropped=$(R "\$ROCECT -j stats" | jq '."unknown-qp-dropped"')
+	pingpong 20 >"$out/pp2.out"
+	check "strict: ibv_rc_pingpong fails" \
+		bash -c "! grep -q 'iters in' $out/pp2.out"
+	check "strict: R counted its dropped packets" \
+		test "$(R "\$ROCECT -j stats" | jq '."unknown-qp-dropped"')" \
+		-gt "$dropped"
+	B "stop ibv_rc_pingpong"
+
+	say "strict: the operator installs managed entries for its QPs"
+	# Hold the QPN exchange (TCP) until the entries are in, so that no
+	# RDMA packet is sent before.
+	R "nft -f - <<-EOT
+		table ip gate {
+		    chain forward {
+		        type filter hook forward priority filter; policy accept;
+		        tcp dport 18515 drop
+		    }
+		}
+	EOT"
+	B "stdbuf -oL ibv_rc_pingpong -d rxe0 -g $gid -n 50 >/tmp/pp.server 2>&1 &"
+	A "stdbuf -oL ibv_rc_pingpong -d rxe0 -g $gid -n 50 $B4 \
+		>/tmp/pp.client 2>&1 &"
+	qa=$(A "pp_qpn /tmp/pp.client")
+	qb=$(B "pp_qpn /tmp/pp.server")
+	show R "\$ROCECT qp add src $A4 dst $B4 dqpn $qb sqpn $qa" &&
+		show R "\$ROCECT qp add src $B4 dst $A4 dqpn $qa sqpn $qb" &&
+		R "nft delete table ip gate"
+	log_test $? "strict: managed entries for QPs $qa (A) and $qb (B) added"
+	A "while pgrep -x ibv_rc_pingpong >/dev/null; do sleep 0.5; done
+	   cat /tmp/pp.client" >"$out/pp3.out"
+	check "strict: with them, ibv_rc_pingpong works" \
+		grep -q 'iters in' "$out/pp3.out"
+	show R "\$ROCECT qp show origin managed"
+	check "strict: R counted its packets on the managed entries" \
+		quiet R "\$ROCECT -j qp show origin managed | jq -e 'length == 2 and
+			all(.[]; .packets > 0)'"
+	B "stop ibv_rc_pingpong"
+}
+
+# expiry: the learned entries of the connections above age out.
+expiry()
+{
+	local old
+
+	old=$(cat "$out"/{rping4,rping6,ucm,bw}.pairs)
+	check "expiry: no entry of the closed connections is left on R" \
+		busywait 120000 eval '! R "\$ROCECT -j qp show" |
+			jq -r ".[] | \"\(.src) \(.dst) \(.dqpn) \(.sqpn)\"" |
+			grep -qxF -f <(echo "$old")'
+}
+
+teardown()
+{
+	check "R: every expectation asked for was set up" \
+		is "$(R "\$ROCECT -j stats" | jq '."expect-failed"')" 0
+	check "R: module unloads" R "nft flush ruleset && rmmod nf_conntrack_roce"
+	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"
+	check "no kernel warning on A, R or B" \
+		eval 'A kernel_clean && R kernel_clean && B kernel_clean'
+}
+
+# summary: what R counted over the whole run (--demo only).
+summary()
+{
+	[ "$demo" -eq 1 ] || return 0
+	say "All told, R's counters: CM messages seen, connections and QP entries" \
+	    "learned, packets dropped for unknown QPs, CNPs sent"
+	show R "\$ROCECT stats | grep -E '^(cm\.[a-z-]+|conn-created|qp-created|unknown-qp-dropped|cnp-sent) [1-9]'"
+}
+
+# story TEXT: a plain-words heading for the --demo reader.
+story() { [ "$demo" -eq 0 ] || printf '\n#### %s\n' "$*"; }
+
+setup
+story "A connects to B with rping over IPv4: RDMA CM sends REQ, REP and RTU" \
+	"on QP1; R learns which QP talks to which and relates the data flows"
+during=query connected rping4 rping "$A4" "$B4" 1 "rping -s -a $B4 -C 0" \
+	"rping -c -a $B4 -C 0"
+story "The same over IPv6"
+connected rping6 rping "$A6" "$B6" 1 "rping -s -a $B6 -C 0" \
+	"rping -c -a $B6 -C 0"
+story "Three connections at once, with ucmatose"
+connected ucm ucmatose "$A4" "$B4" 3 "ucmatose -c 3 -C 10000" \
+	"ucmatose -s $B4 -c 3 -C 10000" "initiating data transfers"
+story "A connection B refuses"
+rejected
+story "Congestion: R marks A's packets CE and answers with CNPs, as a DCQCN" \
+	"notification point in the network would"
+cnps
+story "Unreliable datagrams: udaddy finds B's UD QPs through SIDR"
+ud
+story "Strict policy: only QPs R knows may talk"
+strict
+expiry
+summary
+teardown
+say "Done on $kver in $((SECONDS - T0)) s: $nsuccess checks passed, $nfail failed"
+exit $ret
