@@ -265,7 +265,7 @@ related_count()
 # Kernel messages that mean a test broke the kernel.
 dmesg_clean()
 {
-	! dmesg | grep -E 'WARNING:|BUG:|Call Trace|kmemleak|general protection'
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|RIP:|Call Trace|kmemleak|general protection'
 }
 
 # Print the summary and exit with the kselftest code.

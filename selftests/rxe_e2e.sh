@@ -215,7 +215,7 @@ setup()
 	# R: the helper on forwarded RoCE traffic. ibv_rc_pingpong sends with
 	# hop limit 1 (it assumes one subnet): raise it so R can route it.
 	say "R attaches helper \"roce\" with nft; B does the same for its own traffic"
-	R "nft -f <(source $SELFTESTS_DIR/lib.sh; nft_roce_ruleset) &&
+	R "nft -f <(nft_roce_ruleset) &&
 	   nft -f - <<-EOT &&
 		table ip hoplimit {
 		    chain pre {
@@ -243,7 +243,7 @@ setup()
 	EOT
 	   \$ROCECT config set timewait-timeout 30"
 	log_test $? "R: nft ruleset loaded the helper"
-	B "nft -f <(source $SELFTESTS_DIR/lib.sh; nft_roce_ruleset) &&
+	B "nft -f <(nft_roce_ruleset) &&
 	   \$ROCECT config set timewait-timeout 30"
 	log_test $? "B: nft ruleset loaded the helper (endpoint)"
 	# B opens and closes three QPs, so that A's and B's QPNs differ.
@@ -510,7 +510,7 @@ teardown()
 	check "R: module unloads" R "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "no kernel warning on A, R or B" \
-		eval 'A kernel_clean && R kernel_clean && B kernel_clean'
+		eval 'A dmesg_clean && R dmesg_clean && B dmesg_clean'
 }
 
 # summary: what R counted over the whole run (--demo only).

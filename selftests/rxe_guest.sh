@@ -8,9 +8,8 @@
 #
 # A and B run Soft-RoCE (rdma_rxe) on eth0; R forwards between eth0 and eth1.
 
-SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BUILD=${BUILD:-$SELFTESTS_DIR/../build}
-ROCECT=$BUILD/bin/rocect
+# lib.sh: $ROCECT, busywait, dmesg_clean, nft_roce_ruleset.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 export PATH=$PATH:/usr/sbin:/sbin
 
 # host_setup N: this guest is the host of subnet N, with rxe0 on eth0.
@@ -55,44 +54,35 @@ count_qps()
 			       (.type != "RC" or .rqpn != null))] | length'
 }
 
+has_qps() { [ "$(count_qps "$1" "$2")" -ge "$3" ]; }
+
 # wait_qps COMM TYPE N: until COMM has N such QPs (60 s at most).
 wait_qps()
 {
-	local i
-
-	for i in $(seq 300); do
-		[ "$(count_qps "$1" "$2")" -ge "$3" ] && return 0
-		sleep 0.2
-	done
+	busywait 60000 has_qps "$@" && return 0
 	echo "$1 has $(count_qps "$1" "$2") $2 QPs in RTS, not $3" >&2
 	return 1
 }
 
+has_sent() { [ "$(qps "$1" | jq '[.[] | select(."sq-psn" > 0)] | length')" -ge "$2" ]; }
+
 # wait_sent COMM N: until N of COMM's QPs have sent a packet (60 s at most).
 wait_sent()
 {
-	local i
-
-	for i in $(seq 300); do
-		[ "$(qps "$1" | jq '[.[] | select(."sq-psn" > 0)] | length')" -ge "$2" ] &&
-			return 0
-		sleep 0.2
-	done
-	return 1
+	busywait 60000 has_sent "$@"
 }
 
-# wait_listen COMM: until an RDMA CM ID of program COMM listens.
+listens()
+{
+	rdma -j res show cm_id |
+		jq -e --arg c "$1" 'any(.[]; .comm == $c and .state == "LISTEN")' \
+		>/dev/null
+}
+
+# wait_listen COMM: until an RDMA CM ID of program COMM listens (60 s).
 wait_listen()
 {
-	local i
-
-	for i in $(seq 300); do
-		rdma -j res show cm_id |
-			jq -e --arg c "$1" \
-				'any(.[]; .comm == $c and .state == "LISTEN")' \
-				>/dev/null && return 0
-		sleep 0.2
-	done
+	busywait 60000 listens "$1" && return 0
 	echo "no RDMA CM listener of $1" >&2
 	return 1
 }
@@ -117,32 +107,24 @@ gid_index()
 # prints it before it exchanges QPNs over TCP); waits up to 60 s.
 pp_qpn()
 {
-	local i q
-
-	for i in $(seq 300); do
-		q=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\),.*/\1/p' "$1")
-		[ -n "$q" ] && echo "$q" && return 0
-		sleep 0.2
-	done
-	return 1
+	busywait 60000 grep -q 'local address:' "$1" &&
+		sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\),.*/\1/p' "$1"
 }
+
+# has_pcap_header FILE: tcpdump writes the 24-byte header once it captures.
+has_pcap_header() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -ge 24 ]; }
 
 # capture NAME IFACE FILTER [OPTION...]: tcpdump IFACE into /tmp/NAME.pcap
 # in the background (a tmpfs: writing over 9p would make it drop packets);
 # returns once it captures.
 capture()
 {
-	local name=$1 iface=$2 filter=$3 i
+	local name=$1 iface=$2 filter=$3
 
 	shift 3
 	tcpdump -U -B 65536 -ni "$iface" "$@" -w "/tmp/$name.pcap" "$filter" \
 		>/dev/null 2>"/tmp/$name.tcpdump" &
-	for i in $(seq 300); do
-		[ "$(stat -c %s "/tmp/$name.pcap" 2>/dev/null || echo 0)" -ge 24 ] &&
-			return 0
-		sleep 0.2
-	done
-	return 1
+	busywait 60000 has_pcap_header "/tmp/$name.pcap"
 }
 
 # stop_captures DIR: end every capture and move the files to DIR; fails if
@@ -186,19 +168,7 @@ freeze_on()
 # stop PROGRAM: end PROGRAM (as a signal would end it for a user) and wait.
 stop()
 {
-	local i
-
 	pkill -x "$1" || return 0
 	pkill -CONT -x "$1"
-	for i in $(seq 150); do
-		pgrep -x "$1" >/dev/null || return 0
-		sleep 0.2
-	done
-	pkill -9 -x "$1"
-}
-
-# kernel_clean: no warning, bug or oops in the kernel log.
-kernel_clean()
-{
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|RIP:'
+	busywait 30000 eval "! pgrep -x $1 >/dev/null" || pkill -9 -x "$1"
 }
