@@ -52,10 +52,10 @@ static bool is_data(const struct roce_pkt *pkt)
  * Count a data packet on the entry of its (zone, addresses, QP). Without an
  * entry, the namespace's unknown-qp policy decides its fate.
  */
-static int account_data(struct net *net, struct sk_buff *skb,
-			const struct nf_conn *ct, const struct roce_pkt *pkt)
+static int account_data(struct net *net, struct rocect_net *rn,
+			struct sk_buff *skb, const struct nf_conn *ct,
+			const struct roce_pkt *pkt)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_qp_key key = {
 		.dqpn = pkt->bth.dest_qp,
 		.zone = nf_ct_zone(ct)->id,
@@ -91,8 +91,13 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	unsigned int nhoff = skb_network_offset(skb);
 	u32 pktlen = skb->len - nhoff;
 	u32 caplen = min_t(u32, pktlen, CAPTURE_LEN);
-	struct roce_pkt pkt;
-	u8 buf[CAPTURE_LEN];
+	/*
+	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear their
+	 * 600 bytes for every packet): buf is read only where
+	 * skb_header_pointer() filled it, pkt only where roce_parse() wrote it.
+	 */
+	struct roce_pkt pkt __uninitialized;
+	u8 buf[CAPTURE_LEN] __uninitialized;
 	const u8 *ip;
 
 	ip = skb_header_pointer(skb, nhoff, caplen, buf);
@@ -108,7 +113,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		else
 			rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
 	} else if (is_data(&pkt)) {
-		return account_data(net, skb, ct, &pkt);
+		return account_data(net, rn, skb, ct, &pkt);
 	}
 	return NF_ACCEPT;
 }

@@ -26,10 +26,25 @@ struct rocect_managed_qp {
 
 static struct kmem_cache *managed_cache __read_mostly;
 
+/*
+ * Keys compared as five words, inline: rhashtable's default is a call to
+ * memcmp(), a quarter of a lookup's cost on the packet path.
+ */
+static int qp_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const u64 *a = arg->key;
+	const u64 *b = (const u64 *)&((const struct rocect_qp *)obj)->key;
+
+	BUILD_BUG_ON(sizeof(struct rocect_qp_key) != 5 * sizeof(u64));
+	return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) |
+		(a[3] ^ b[3]) | (a[4] ^ b[4])) != 0;
+}
+
 static const struct rhashtable_params qp_params = {
 	.head_offset = offsetof(struct rocect_qp, node),
 	.key_offset = offsetof(struct rocect_qp, key),
 	.key_len = sizeof(struct rocect_qp_key),
+	.obj_cmpfn = qp_key_cmp,
 	.automatic_shrinking = true,
 };
 

@@ -20,7 +20,8 @@ struct rocect_conn;
  * @family: 4 or 6
  * @pad: zero: the key is hashed and compared as bytes
  *
- * The network namespace is implicit: each has its own table.
+ * The network namespace is implicit: each has its own table. Aligned to
+ * 8 bytes so that lookups compare it as five u64 words.
  */
 struct rocect_qp_key {
 	union nf_inet_addr saddr;
@@ -29,7 +30,7 @@ struct rocect_qp_key {
 	u16 zone;
 	u8 family;
 	u8 pad;
-};
+} __aligned(8);
 
 /**
  * struct rocect_qp - one direction of a QP pair: packets from @key.saddr to
