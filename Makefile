@@ -55,10 +55,10 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
 	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed \
-	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast
+	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast
 
-$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast: $(BUILD)/bin/%: \
-		$(TOP)/tools/bench/%.c $(WIRE_SRCS) $(WIRE_HDRS)
+$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast: $(BUILD)/bin/%: \
+		$(TOP)/tools/bench/%.c $(TOP)/tools/bench/blast.h $(WIRE_SRCS) $(WIRE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(filter %.c,$^) -lz -o $@
 

@@ -5,7 +5,8 @@
 # other (two TCG guests at once would skew each other), the forwarding
 # benchmark in a guest. Prints the table; writes $BUILD/bench/bench.json.
 #
-#   bench.sh [KVER...]   (BENCH_SECONDS, BENCH_RUNS: per measurement)
+#   bench.sh [KVER...]   (BENCH_SECONDS, BENCH_RUNS: per measurement;
+#                         BENCH_STAGES: see tools/bench/guest.sh)
 
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +20,9 @@ kvers=("$@")
 args=()
 for v in "${kvers[@]}"; do
 	echo "bench: kernel $v (a few minutes under TCG)..." >&2
-	"$TOP/tools/vm/run-vm" -k "$v" -t 1800 -m 2048 -e BUILD="$BUILD" \
-		-e BENCH_SECONDS="${BENCH_SECONDS:-3}" -e BENCH_RUNS="${BENCH_RUNS:-3}" \
+	"$TOP/tools/vm/run-vm" -k "$v" -t 3600 -m 2048 -o "$out" -e BUILD="$BUILD" \
+		-e BENCH_SECONDS="${BENCH_SECONDS:-3}" -e BENCH_RUNS="${BENCH_RUNS:-5}" \
+		-e BENCH_STAGES="${BENCH_STAGES:-}" \
 		-M "$BUILD/kmod/$v/nf_conntrack_roce.ko" \
 		-- "$TOP/tools/bench/guest.sh" >"$out/guest-$v.jsonl"
 	args+=("$v=$out/guest-$v.jsonl")

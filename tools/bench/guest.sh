@@ -3,43 +3,112 @@
 #
 # The guest half of `make bench`: a router r forwards RoCE from a to b
 # (selftests/lib.sh topology); roce_blast in a sends as fast as it can for
-# SECONDS; b counts what arrives. One JSON line per measurement on stdout:
-#   {"variant": ..., "run": N, "pps": ..., ...}
-# Variants: no conntrack on r; conntrack without the helper; the helper with
-# 1k, 100k and 1M QP entries; the unknown-qp drop policy; CNP generation
-# with every packet CE-marked. Also the kernel memory of 1M entries.
+# SECONDS; b counts what arrives and drops it (as an RDMA NIC consumes it:
+# no ICMP port unreachable for every packet). One JSON line per
+# measurement on stdout: {"variant": ..., "round": N, "pps": ..., ...}.
+#
+# Variants are measured in rounds, one run of each per round, so that the
+# emulator's drift over minutes hits all of them alike; report.py pairs
+# each run with its round's baseline. Stages:
+#   1k      no-conntrack, conntrack (no helper), helper, strict (unknown-qp
+#           drop), cnp (every packet CE, a CNP for each): 1000 QP entries
+#   cm      CM handshakes (REQ, REP, RTU) through the helper against the
+#           same packets as new UDP flows through plain conntrack
+#   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
+#   profile where the CPU time goes (perf) without and with the helper
+#   100k, 1M      helper against conntrack, with that many entries
+#   memory  kernel memory of 1M entries
+# BENCH_STAGES picks some of them (in this order).
 
 source "$(dirname "$0")/../../selftests/lib.sh"
 
 SECONDS_EACH=${BENCH_SECONDS:-3}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
+CM_COUNT=${BENCH_CM_COUNT:-20000}
+STAGES=${BENCH_STAGES:-1k cm cnp-interval profile 100k memory 1M}
+PROFILE_DIR=${ROCECT_OUTDIR:-/tmp}
+CNP_INTERVAL_US=10000
 BLAST=$BUILD/bin/roce_blast
+CM_BLAST=$BUILD/bin/cm_blast
 R() { ip netns exec "$r" "$ROCECT" "$@"; }
 received() { nft_packets "$b" cnt in; }
+rstat() { R -j stats | jq ".\"$1\" // 0"; }
 
-# measure VARIANT QPNS [ce]: RUNS runs, one JSON line each.
-measure()
+# softnet_drops: packets each CPU's input backlog has dropped so far.
+softnet_drops()
 {
-	local variant=$1 qpns=$2 ce=${3:-} run before out sent secs got cnp0 cnp1
-	local seen0 seen1
+	local line
 
-	for run in $(seq "$RUNS"); do
-		before=$(received)
-		cnp0=$(R -j stats 2>/dev/null | jq '."cnp-sent" // 0')
-		seen0=$(R -j stats 2>/dev/null | jq '.packets // 0')
-		out=$(ip netns exec "$a" "$BLAST" 10.0.1.1 10.0.2.1 \
-			"$SECONDS_EACH" "$qpns" 0x100 64 $ce)
-		sleep 0.5
-		got=$(($(received) - before))
-		cnp1=$(R -j stats 2>/dev/null | jq '."cnp-sent" // 0')
-		seen1=$(R -j stats 2>/dev/null | jq '.packets // 0')
-		sent=$(jq .sent <<<"$out")
-		secs=$(jq .seconds <<<"$out")
-		echo "{\"variant\": \"$variant\", \"run\": $run, \"qps\": $qpns," \
-		     "\"sent\": $sent, \"received\": $got, \"seconds\": $secs," \
-		     "\"pps\": $(echo "$got / $secs" | bc), \"cnps\": $((cnp1 - cnp0)),"  \
-		     "\"inspected\": $((seen1 - seen0))}"
+	while read -r -a line; do
+		printf '%d ' "0x${line[1]}"
+	done </proc/net/softnet_stat
+}
+
+# drops_since BEFORE: per-CPU backlog drops since softnet_drops said BEFORE,
+# as a JSON array: packets lost before r could look at them.
+drops_since()
+{
+	local before=($1) now=($(softnet_drops)) i out=
+
+	for i in "${!now[@]}"; do
+		out+="${out:+,}$((now[i] - before[i]))"
 	done
+	echo "[$out]"
+}
+
+# r_plain: r forwards with no ruleset and no conntrack entries.
+r_plain()
+{
+	ip netns exec "$r" nft delete table inet ctonly 2>/dev/null
+	ip netns exec "$r" nft delete table inet rocect 2>/dev/null
+	ip netns exec "$r" conntrack -F 2>/dev/null
+	R config set unknown-qp accept cnp off >/dev/null
+}
+
+# r_conntrack: conntrack without the helper (an nft ct state rule).
+r_conntrack()
+{
+	r_plain
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet ctonly {
+		    chain forward {
+		        type filter hook forward priority filter;
+		        ct state new,established counter
+		    }
+		}
+	EOT
+}
+
+# r_helper [SETTING VALUE...]: the helper, with these settings.
+r_helper()
+{
+	r_plain
+	ip netns exec "$r" nft -f <(nft_roce_ruleset)
+	[ $# -eq 0 ] || R config set "$@" >/dev/null
+}
+
+# blast VARIANT ROUND QPNS [ce]: one run of roce_blast, one JSON line.
+blast()
+{
+	local variant=$1 round=$2 qpns=$3 ce=${4:+-e} before out got cnp0 seen0
+	local drops0
+
+	before=$(received)
+	cnp0=$(rstat cnp-sent)
+	seen0=$(rstat packets)
+	drops0=$(softnet_drops)
+	out=$(ip netns exec "$a" "$BLAST" $ce -i veth0 -g "$RMAC" \
+		10.0.1.1 10.0.2.1 "$SECONDS_EACH" "$qpns" 0x100 64)
+	sleep 0.5
+	got=$(($(received) - before))
+	jq -cM --arg v "$variant" --argjson round "$round" --argjson qps "$qpns" \
+	   --argjson got "$got" --argjson cnps $(($(rstat cnp-sent) - cnp0)) \
+	   --argjson seen $(($(rstat packets) - seen0)) \
+	   --argjson drops "$(drops_since "$drops0")" \
+	   '{variant: $v, round: $round, qps: $qps, sent, received: $got,
+	     seconds, pps: ($got / .seconds), cnps: $cnps, inspected: $seen,
+	     backlog_drops: $drops}' \
+	   <<<"$out"
 }
 
 # populate N: N managed entries a -> b, QPNs 0x100 .. spread like roce_blast's.
@@ -47,71 +116,213 @@ populate()
 {
 	local n=$1
 
-	R qp flush
+	R qp flush >/dev/null
 	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++)
 		printf "qp add src 10.0.1.1 dst 10.0.2.1 dqpn %d sqpn 1\n", 256 + i }' \
 		>/tmp/batch
 	R -b /tmp/batch
 }
 
-mem_free_kb() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+# stage_1k: every data-path variant once per round, 1000 entries.
+stage_1k()
+{
+	local round
+
+	populate 1000
+	for round in $(seq "$RUNS"); do
+		r_plain
+		blast no-conntrack "$round" 1000
+		r_conntrack
+		blast conntrack "$round" 1000
+		r_helper
+		blast helper-1k "$round" 1000
+		r_helper unknown-qp drop
+		blast strict "$round" 1000
+		r_helper cnp on cnp-interval-us 1 cnp-max-rate 10000000
+		blast cnp "$round" 1000 ce
+	done
+}
+
+# stage_table NAME N: helper against conntrack with the N entries that
+# are in the table.
+stage_table()
+{
+	local name=$1 n=$2 round
+
+	for round in $(seq "$RUNS"); do
+		r_conntrack
+		blast "conntrack-$name" "$round" "$n"
+		r_helper
+		blast "helper-$name" "$round" "$n"
+	done
+}
+
+# cm_run VARIANT ROUND MODE: COUNT handshakes, or their packets as new
+# flows; counts what r tracked of them.
+cm_run()
+{
+	local variant=$1 round=$2 mode=$3 out tracked
+
+	R qp flush >/dev/null
+	ip netns exec "$r" conntrack -F 2>/dev/null
+	out=$(ip netns exec "$a" "$CM_BLAST" "$mode" 10.0.1.1 10.0.2.1 "$b" \
+		"$CM_COUNT" $((round * CM_COUNT)))
+	sleep 0.5
+	if [ "$mode" = flows ]; then
+		# New conntracks: one per packet.
+		tracked=$(ip netns exec "$r" conntrack -C)
+	else
+		# Both directions of each established connection have an entry.
+		tracked=$(($(R -j qp show state established | jq length) / 2))
+	fi
+	jq -cM --arg v "$variant" --argjson round "$round" \
+	   --argjson tracked "$tracked" \
+	   --argjson failed "$(rstat expect-failed)" \
+	   '{variant: $v, round: $round, handshakes, packets, sent, seconds,
+	     tracked: $tracked, rate: ($tracked / .seconds),
+	     expect_failed: $failed}' <<<"$out"
+}
+
+stage_cm()
+{
+	local round
+
+	for round in $(seq "$RUNS"); do
+		r_conntrack
+		cm_run cm-conntrack "$round" flows
+		r_helper
+		cm_run cm-helper "$round" handshake
+	done
+	R qp flush >/dev/null
+}
+
+# stage_cnp_interval: CE on every packet to 4 QPs for SECONDS: each QP
+# may have one CNP per interval, and under sustained CE it should have
+# nearly that many.
+stage_cnp_interval()
+{
+	local out
+
+	populate 4
+	r_helper cnp on cnp-interval-us "$CNP_INTERVAL_US" cnp-max-rate 10000000
+	out=$(ip netns exec "$a" "$BLAST" -e -i veth0 -g "$RMAC" \
+		10.0.1.1 10.0.2.1 "$SECONDS_EACH" 4)
+	R -j qp show | jq -cM --argjson interval "$CNP_INTERVAL_US" \
+		--argjson secs "$(jq .seconds <<<"$out")" \
+		'{variant: "cnp-interval", interval_us: $interval, seconds: $secs,
+		  cnps: [.[].cnps], packets: [.[].packets]}'
+}
+
+# profile VARIANT: where the guest's CPU time goes in one run of VARIANT
+# (perf, software clock: TCG has no PMU). One JSON line with the share of
+# samples in each function (self) and under the data-path entry points
+# (children); the top of the flat profile goes to $PROFILE_DIR.
+profile()
+{
+	local variant=$1 data=/tmp/perf.data
+
+	perf record -q -a -g -e cpu-clock -F 1999 -o "$data" -- \
+		ip netns exec "$a" "$BLAST" -i veth0 -g "$RMAC" \
+		10.0.1.1 10.0.2.1 "$SECONDS_EACH" 1000 >/dev/null 2>&1 || return
+	perf report -q -i "$data" --no-children --sort sym --stdio -g none \
+		2>/dev/null | head -40 >"$PROFILE_DIR/profile-$(uname -r)-$variant.txt"
+	perf report -q -i "$data" --children --sort sym --stdio -g none \
+		2>/dev/null | awk -v v="$variant" '
+		BEGIN { want["roce_help"]; want["roce_parse"]; want["rocect_qp_lookup"]
+			want["rocect_qp_account"]; want["rocect_stats_packet"]
+			want["nf_conntrack_in"]; want["nf_confirm"]; want["ipv4_confirm"]
+			want["nft_do_chain"]; want["ip_forward"]; want["__netif_receive_skb_core"]
+			want["packet_sendmsg"] }
+		$4 in want { sub("%", "", $1); out = out sep "\"" $4 "\": " $1; sep = ", " }
+		END { printf "{\"variant\": \"profile-%s\", \"children_pct\": {%s}}\n", v, out }'
+	rm -f "$data"
+}
+
+stage_profile()
+{
+	command -v perf >/dev/null || { echo "bench: no perf, no profile" >&2; return; }
+	populate 1000
+	r_conntrack
+	profile conntrack
+	r_helper
+	profile helper-1k
+	r_helper unknown-qp drop
+	profile strict
+}
+
+meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# stage_memory: the kernel memory that 1M entries take, by slab accounting
+# (the entries' cache in /proc/slabinfo, whole slabs) plus the growth of
+# vmalloc (the rhashtable's bucket array), with MemFree as a cross-check.
+stage_memory()
+{
+	local free0 free1 vm0 vm1 t0 t1 slab
+
+	R qp flush >/dev/null
+	sleep 1		# the emptied table shrinks in a worker
+	sync
+	echo 1 >/proc/sys/vm/drop_caches
+	free0=$(meminfo_kb MemFree)
+	vm0=$(meminfo_kb VmallocUsed)
+	t0=$(date +%s)
+	populate 1000000
+	t1=$(date +%s)
+	free1=$(meminfo_kb MemFree)
+	vm1=$(meminfo_kb VmallocUsed)
+	# name active num objsize objperslab pagesperslab : tunables ... :
+	# slabdata active_slabs num_slabs sharedavail
+	slab=$(awk -v page="$(getconf PAGESIZE)" '$1 == "rocect_managed_qp" {
+		printf "\"slab_objs\": %d, \"slab_objsize\": %d, \"slab_bytes\": %d",
+		       $2, $4, $15 * $6 * page }' /proc/slabinfo)
+	echo "{\"variant\": \"memory-1M\", \"entries\": $(rstat qp-count)," \
+	     "\"memfree_delta_kb\": $((free0 - free1))," \
+	     "\"vmalloc_delta_kb\": $((vm1 - vm0)), $slab," \
+	     "\"add_seconds\": $((t1 - t0))}"
+}
 
 set -e
 install_module >/dev/null
+modprobe "$MODULE"
 setup_router_topology
 # No conntrack in r at first: the topology's watch table would load it.
 ip netns exec "$r" nft delete table inet watch
-ip netns exec "$b" nft -f - <<-EOT
-	table inet cnt {
-	    chain in {
-	        type filter hook prerouting priority filter;
-	        udp dport 4791 counter
-	    }
-	}
-EOT
+# a and b count and drop RoCE (CM replies go to a).
+for ns in "$a" "$b"; do
+	ip netns exec "$ns" nft -f - <<-EOT
+		table inet cnt {
+		    chain in {
+		        type filter hook prerouting priority filter;
+		        udp dport 4791 counter drop
+		    }
+		}
+	EOT
+done
+sysctl -qw net.netfilter.nf_conntrack_max=262144 2>/dev/null || true
+# The sender hands its packets to a's veth0 through a packet socket, past
+# a's IP stack: on the guest's one CPU, r's forwarding is then most of the
+# time a packet takes (a second vCPU for the sender was tried: the sender
+# stayed the slower side, and TCG with two vCPUs on two host cores was far
+# noisier).
+RMAC=$(ip -n "$r" -j link show veth0 | jq -r '.[0].address')
 ip netns exec "$a" ping -c1 -W5 10.0.2.1 >/dev/null
+R config set max-qps 2000000 max-conns 1000000 >/dev/null
 set +e
 
-measure no-conntrack 1000
-
-ip netns exec "$r" nft -f - <<-EOT
-	table inet ctonly {
-	    chain forward {
-	        type filter hook forward priority filter;
-	        ct state new,established counter
-	    }
-	}
-EOT
-measure conntrack 1000
-ip netns exec "$r" nft delete table inet ctonly
-
-ip netns exec "$r" nft -f <(nft_roce_ruleset)
-# The flow's conntrack from the last variant has no helper: start afresh.
-ip netns exec "$r" conntrack -F 2>/dev/null
-R config set max-qps 2000000 >/dev/null
-populate 1000
-measure helper-1k 1000
-R config set unknown-qp drop
-measure strict 1000
-R config set unknown-qp accept
-R config set cnp on cnp-interval-us 1 cnp-max-rate 10000000
-measure cnp 1000 ce
-R config set cnp off
-
-populate 100000
-measure helper-100k 100000
-
-R qp flush
-sync
-echo 1 >/proc/sys/vm/drop_caches
-free0=$(mem_free_kb)
-t0=$(date +%s)
-populate 1000000
-t1=$(date +%s)
-free1=$(mem_free_kb)
-objs=$(awk '$1 == "rocect_managed_qp" { print $2 " " $4 }' /proc/slabinfo)
-echo "{\"variant\": \"memory-1M\", \"entries\": $(R -j stats | jq '."qp-count"')," \
-     "\"memfree_delta_kb\": $((free0 - free1)), \"slab_objs\": ${objs% *}," \
-     "\"slab_objsize\": ${objs#* }, \"add_seconds\": $((t1 - t0))}"
-measure helper-1M 1000000
-R qp flush
+for stage in $STAGES; do
+	case $stage in
+	1k)		stage_1k ;;
+	cm)		stage_cm ;;
+	cnp-interval)	stage_cnp_interval ;;
+	100k)		populate 100000
+			stage_table 100k 100000 ;;
+	memory)		stage_memory ;;
+	profile)	stage_profile ;;
+	1M)		# The memory stage leaves the 1M entries in place.
+			[ "$(rstat qp-count)" = 1000000 ] || populate 1000000
+			stage_table 1M 1000000 ;;
+	*)		echo "bench: unknown stage $stage" >&2 ;;
+	esac
+done
+r_plain
+R qp flush >/dev/null
