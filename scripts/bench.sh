@@ -27,5 +27,6 @@ for v in "${kvers[@]}"; do
 		-- "$TOP/tools/bench/guest.sh" >"$out/guest-$v.jsonl"
 	args+=("$v=$out/guest-$v.jsonl")
 done
-python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/wire.json" "${args[@]}"
+BENCH_COMMIT=$(git -C "$TOP" describe --always --dirty 2>/dev/null) \
+	python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/wire.json" "${args[@]}"
 echo "bench: JSON in $out/bench.json" >&2

@@ -10,8 +10,10 @@ seconds apart), and the median and spread of those quotients are shown,
 so that the emulator's drift over minutes does not pass for a cost.
 """
 import json
+import os
 import statistics
 import sys
+import time
 
 # name, numerator, denominator, target, sense ('>=' or '<=')
 RATIOS = [
@@ -140,7 +142,9 @@ def main():
     out, wire_file, guests = sys.argv[1], sys.argv[2], sys.argv[3:]
     with open(wire_file) as f:
         wire = json.load(f)
-    report = {'wire': wire, 'kernels': {}}
+    report = {'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+              'commit': os.environ.get('BENCH_COMMIT', ''),
+              'wire': wire, 'kernels': {}}
     print('wire library on the host (%s): parse+classify %.1f ns/packet '
           '(%.1f-%.1f), ICRC %.1f ns/packet (%.1f-%.1f), mean %s bytes'
           % (wire['cpu'], wire['parse_ns']['median'], wire['parse_ns']['min'],
