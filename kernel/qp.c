@@ -27,8 +27,8 @@ struct rocect_managed_qp {
 static struct kmem_cache *managed_cache __read_mostly;
 
 /*
- * Keys compared as five words, inline: rhashtable's default is a call to
- * memcmp(), a quarter of a lookup's cost on the packet path.
+ * Keys compared as five words, inline: rhashtable's default is an
+ * out-of-line memcmp() on every lookup of the packet path.
  */
 static int qp_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
 {
