@@ -220,8 +220,8 @@ stage_cnp_interval()
 
 # profile VARIANT: where the guest's CPU time goes in one run of VARIANT
 # (perf, software clock: TCG has no PMU). One JSON line with the share of
-# samples in each function (self) and under the data-path entry points
-# (children); the top of the flat profile goes to $PROFILE_DIR.
+# samples under each data-path function, callees included; the top of the
+# flat profile (self time) goes to $PROFILE_DIR.
 profile()
 {
 	local variant=$1 data=/tmp/perf.data
