@@ -90,24 +90,24 @@ r_helper()
 # blast VARIANT ROUND QPNS [ce]: one run of roce_blast, one JSON line.
 blast()
 {
-	local variant=$1 round=$2 qpns=$3 ce=${4:+-e} before out got cnp0 seen0
+	local variant=$1 round=$2 qpns=$3 ce=${4:+-e} before out got stats0
 	local drops0
 
 	before=$(received)
-	cnp0=$(rstat cnp-sent)
-	seen0=$(rstat packets)
+	stats0=$(R -j stats)
 	drops0=$(softnet_drops)
 	out=$(ip netns exec "$a" "$BLAST" $ce -i veth0 -g "$RMAC" \
 		10.0.1.1 10.0.2.1 "$SECONDS_EACH" "$qpns" 0x100 64)
 	sleep 0.5
 	got=$(($(received) - before))
+	# The helper's counters, before and after: what it inspected and sent.
 	jq -cM --arg v "$variant" --argjson round "$round" --argjson qps "$qpns" \
-	   --argjson got "$got" --argjson cnps $(($(rstat cnp-sent) - cnp0)) \
-	   --argjson seen $(($(rstat packets) - seen0)) \
+	   --argjson got "$got" --argjson s0 "$stats0" --argjson s1 "$(R -j stats)" \
 	   --argjson drops "$(drops_since "$drops0")" \
-	   '{variant: $v, round: $round, qps: $qps, sent, received: $got,
-	     seconds, pps: ($got / .seconds), cnps: $cnps, inspected: $seen,
-	     backlog_drops: $drops}' \
+	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
+	    {variant: $v, round: $round, qps: $qps, sent, received: $got,
+	     seconds, pps: ($got / .seconds), cnps: delta("cnp-sent"),
+	     inspected: delta("packets"), backlog_drops: $drops}' \
 	   <<<"$out"
 }
 
@@ -236,8 +236,7 @@ profile()
 		BEGIN { want["roce_help"]; want["roce_parse"]; want["rocect_qp_lookup"]
 			want["rocect_qp_account"]; want["rocect_stats_packet"]
 			want["nf_conntrack_in"]; want["nf_confirm"]; want["ipv4_confirm"]
-			want["nft_do_chain"]; want["ip_forward"]; want["__netif_receive_skb_core"]
-			want["packet_sendmsg"] }
+			want["nft_do_chain"]; want["ip_forward"]; want["packet_sendmsg"] }
 		$4 in want { sub("%", "", $1); out = out sep "\"" $4 "\": " $1; sep = ", " }
 		END { printf "{\"variant\": \"profile-%s\", \"children_pct\": {%s}}\n", v, out }'
 	rm -f "$data"
