@@ -18,6 +18,8 @@ struct cm_todo {
 	bool reverse;		/* traffic towards the active side */
 	bool forward;		/* data towards the passive side */
 	bool permanent;
+	bool keepalive;		/* established: keep its flows related */
+	bool sidr;
 	union nf_inet_addr active, passive;
 };
 
@@ -32,6 +34,15 @@ static void make_key(struct rocect_conn_key *k, const u8 *active,
 	k->zone = zone;
 	k->family = family;
 	k->sidr = sidr;
+}
+
+/*
+ * Once a connection has both communication IDs, a message must carry both:
+ * one ID is easily guessed, two are not, and a REJ or DREQ ends it.
+ */
+static bool ids_match(const struct rocect_conn *conn, u32 passive_id)
+{
+	return !conn->comm_id[1] || conn->comm_id[1] == passive_id;
 }
 
 /*
@@ -52,10 +63,14 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
 	switch (ev) {
 	case ROCE_CM_EV_REQ:
 	case ROCE_CM_EV_SIDR_REQ:
-	case ROCE_CM_EV_RTU:
 		make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
 			 pkt->family, sidr);
 		return rocect_conn_lookup(rn, k);
+	case ROCE_CM_EV_RTU:
+		make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
+			 pkt->family, false);
+		conn = rocect_conn_lookup(rn, k);
+		return conn && ids_match(conn, cm->remote_comm_id) ? conn : NULL;
 	case ROCE_CM_EV_REP:
 		make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
 			 pkt->family, false);
@@ -72,37 +87,42 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
 	make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
 		 pkt->family, false);
 	conn = rocect_conn_lookup(rn, k);
-	if (conn && (!conn->comm_id[1] || !cm->remote_comm_id ||
-		     conn->comm_id[1] == cm->remote_comm_id))
+	if (conn && ids_match(conn, cm->remote_comm_id))
 		return conn;
 	make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
 		 pkt->family, false);
 	conn = rocect_conn_lookup(rn, k);
-	if (conn && (!conn->comm_id[1] || !cm->local_comm_id ||
-		     conn->comm_id[1] == cm->local_comm_id))
+	if (conn && ids_match(conn, cm->local_comm_id))
 		return conn;
 	return NULL;
 }
 
 /*
  * Link a learned entry. An older connection's learned entry with the same
- * key means the host reused the QP number: that connection is over. A
- * managed entry wins: the operator's word stands.
+ * key means the host reused the QP number, which it does only once that
+ * connection is over (rocect_conn_replaceable()); while it is live, the
+ * older one keeps its entry and the clash is counted. A managed entry
+ * always wins: the operator's word stands.
  */
 static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_conn *holder;
 	struct rocect_qp *old;
 
 	old = rocect_qp_lookup(rn, &conn->qp[dir].key);
-	if (old && rocect_qp_conn(old) == conn)
+	if (!old) {
+		rocect_qp_insert(net, &conn->qp[dir], NULL);
+		return;
+	}
+	holder = rocect_qp_conn(old);
+	if (holder == conn)
 		return;		/* both directions alike: a host to itself */
-	if (old && old->origin == ROCECT_ORIGIN_MANAGED) {
+	if (!holder || !rocect_conn_replaceable(rn, holder)) {
 		rocect_stats_inc(rn, ROCECT_CTR_QP_CONFLICT);
 		return;
 	}
-	if (old)
-		rocect_conn_destroy(net, rocect_qp_conn(old), false);
+	rocect_conn_destroy(net, holder, false);
 	rocect_qp_insert(net, &conn->qp[dir], NULL);
 }
 
@@ -146,12 +166,13 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
  * rocect_cm_packet() - track a CM MAD
  * @net: the namespace it was seen in
  * @ct: its conntrack
+ * @skb: the MAD
  * @pkt: the parsed MAD (class %ROCE_CLASS_CM, ICRC verified)
  *
  * Context: the helper callback (RCU, softirq or process context).
  */
 void rocect_cm_packet(struct net *net, struct nf_conn *ct,
-		      const struct roce_pkt *pkt)
+		      const struct sk_buff *skb, const struct roce_pkt *pkt)
 {
 	struct rocect_net *rn = rocect_net(net);
 	u16 zone = nf_ct_zone(ct)->id;
@@ -210,6 +231,9 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 		WRITE_ONCE(conn->seen, (u32)jiffies);
 		todo.active = conn->qp[0].key.saddr;
 		todo.passive = conn->qp[0].key.daddr;
+		todo.sidr = conn->sidr;
+		todo.keepalive = act == ROCE_CM_ACT_UPDATE &&
+				 next == ROCE_CS_ESTABLISHED;
 	}
 	spin_unlock_bh(&rn->lock);
 
@@ -220,21 +244,29 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 	if (todo.forward)
 		rocect_expect(rn, ct, ROCECT_EXP_FORWARD,
 			      &todo.active, &todo.passive, true);
+	if (todo.keepalive)
+		rocect_expect_keepalive(rn, ct, skb, &todo.active,
+					&todo.passive, !todo.sidr);
 }
 
 /**
  * rocect_cm_data() - what a data packet tells about its connection
  * @net: the namespace
+ * @ct: the packet's conntrack
+ * @skb: the packet
  * @qp: the packet's learned entry
  * @pkt: the packet
  *
  * Data to the passive side's QP while the RTU is missing establishes the
  * connection (as COMM_EST does in the receiving host). A UD client's first
  * packet names its QP in the DETH: the server's replies get their entry.
+ * Data of an established connection keeps its CM conntrack and its
+ * expectations alive, however long the CM is quiet.
  *
  * Context: the helper callback; cheap unless one of those applies.
  */
-void rocect_cm_data(struct net *net, struct rocect_qp *qp,
+void rocect_cm_data(struct net *net, struct nf_conn *ct,
+		    const struct sk_buff *skb, struct rocect_qp *qp,
 		    const struct roce_pkt *pkt)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
@@ -261,4 +293,7 @@ void rocect_cm_data(struct net *net, struct rocect_qp *qp,
 		}
 		spin_unlock_bh(&rn->lock);
 	}
+	if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
+		rocect_expect_keepalive(rn, ct, skb, &conn->qp[0].key.saddr,
+					&conn->qp[0].key.daddr, !conn->sidr);
 }

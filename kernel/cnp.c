@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RoCEv2 Congestion Notification Packet layout (IBTA annex A17.9.3):
- * IP | UDP to 4791 | BTH opcode 0x81 with BECN | 16 reserved bytes | ICRC.
+ * IP | UDP to the flow's RoCE port (4791) | BTH opcode 0x81 with BECN |
+ * 16 reserved bytes | ICRC.
  */
 #include "wire.h"
 
@@ -10,7 +11,7 @@ static u8 *put_udp_bth(u8 *p, const struct roce_cnp_params *cp)
 	u16 udp_len = 8 + ROCE_BTH_LEN + ROCE_CNP_PAYLOAD_LEN + ROCE_ICRC_LEN;
 
 	put_unaligned_be16(cp->sport, p);
-	put_unaligned_be16(ROCE_UDP_PORT, p + 2);
+	put_unaligned_be16(cp->dport ?: ROCE_UDP_PORT, p + 2);
 	put_unaligned_be16(udp_len, p + 4);
 	put_unaligned_be16(0, p + 6);
 	p += 8;

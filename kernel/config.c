@@ -26,6 +26,18 @@ static unsigned int timewait_timeout = 10;
 module_param(timewait_timeout, uint, 0444);
 MODULE_PARM_DESC(timewait_timeout, "Default TIMEWAIT duration, s (1-3600, default 10)");
 
+/*
+ * RDMA CM sends a REQ (or REP) up to 16 times, 4.6 s apart on RoCE
+ * (response timeout 20, packet lifetime 16): 74 s until it gives up.
+ */
+static unsigned int half_open_timeout = 75;
+module_param(half_open_timeout, uint, 0444);
+MODULE_PARM_DESC(half_open_timeout, "Default lifetime of connections in REQ or REP without CM traffic, s (1-3600, default 75)");
+
+static unsigned int rp_check = 1;
+module_param(rp_check, uint, 0444);
+MODULE_PARM_DESC(rp_check, "Default: ignore CM MADs whose source does not route back through their input interface (0 off, 1 on, default)");
+
 static unsigned int unknown_qp;
 module_param(unknown_qp, uint, 0444);
 MODULE_PARM_DESC(unknown_qp, "Default policy for data to unknown QPs: 0 accept, 1 drop");
@@ -89,6 +101,9 @@ int rocect_config_check_defaults(void)
 	       check("idle_timeout", idle_timeout, 1, ROCECT_IDLE_TIMEOUT_MAX) ?:
 	       check("timewait_timeout", timewait_timeout, 1,
 		     ROCECT_TIMEWAIT_TIMEOUT_MAX) ?:
+	       check("half_open_timeout", half_open_timeout, 1,
+		     ROCECT_HALF_OPEN_TIMEOUT_MAX) ?:
+	       check("rp_check", rp_check, 0, 1) ?:
 	       check("unknown_qp", unknown_qp, 0, ROCECT_UNKNOWN_QP_MAX) ?:
 	       check("cnp", cnp, 0, 1) ?:
 	       check("cnp_interval", cnp_interval, 1, ROCECT_CNP_INTERVAL_MAX) ?:
@@ -110,6 +125,8 @@ void rocect_config_net_init(struct rocect_net *rn)
 	rn->config.max_conns = max_conns;
 	rn->config.idle_timeout = idle_timeout;
 	rn->config.timewait_timeout = timewait_timeout;
+	rn->config.half_open_timeout = half_open_timeout;
+	rn->config.rp_check = rp_check;
 	rn->config.unknown_qp = unknown_qp;
 	rn->config.cnp = cnp;
 	rn->config.cnp_interval = cnp_interval;

@@ -12,6 +12,7 @@ enum rocect_config_limits {
 	ROCECT_MAX_CONNS_MAX		= 1 << 23,
 	ROCECT_IDLE_TIMEOUT_MAX		= 7 * 24 * 3600,
 	ROCECT_TIMEWAIT_TIMEOUT_MAX	= 3600,
+	ROCECT_HALF_OPEN_TIMEOUT_MAX	= 3600,
 	ROCECT_CNP_INTERVAL_MAX		= 1000000,
 	ROCECT_CNP_MAX_RATE_MAX		= 10000000,
 };
@@ -22,7 +23,11 @@ enum rocect_config_limits {
  * @max_conns: most tracked CM connections
  * @idle_timeout: seconds after which an idle learned entry expires
  * @timewait_timeout: seconds a disconnected entry stays in TIMEWAIT
+ * @half_open_timeout: seconds a connection may stay in REQ or REP without
+ *	a CM message
  * @unknown_qp: &enum rocect_unknown_qp_policy for data to unknown QPs
+ * @rp_check: CM MADs count only if their source routes back through the
+ *	interface they came in on
  * @cnp: send CNPs for CE-marked data of known QPs
  * @cnp_dscp: DSCP of CNPs
  * @cnp_ecn: ECN codepoint of CNPs
@@ -41,7 +46,9 @@ struct rocect_config {
 	u32 max_conns;
 	u32 idle_timeout;
 	u32 timewait_timeout;
+	u32 half_open_timeout;
 	u8 unknown_qp;
+	u8 rp_check;
 	u8 cnp;
 	u8 cnp_dscp;
 	u8 cnp_ecn;

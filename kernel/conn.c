@@ -16,8 +16,15 @@
 
 /* How often the collector looks for expired connections. */
 #define GC_INTERVAL	HZ
+/* Connections the collector looks at before it lets others run. */
+#define GC_BATCH	256
 
 static struct kmem_cache *conn_cache __read_mostly;
+
+static bool half_open(u8 state)
+{
+	return state == ROCE_CS_REQ || state == ROCE_CS_REP;
+}
 
 static void key_of(const struct rocect_conn *conn, struct rocect_conn_key *k)
 {
@@ -94,9 +101,13 @@ u8 rocect_conn_uapi_state(enum roce_cm_state state)
  * @net: the namespace
  * @key: addresses, zone, family and the active side's ID
  *
+ * When max_conns is reached, the oldest half-open connection (REQ or REP)
+ * makes room: a flood of unanswered REQs cannot lock out new connections,
+ * and no established connection is ever evicted for a new one.
+ *
  * Context: &rocect_net.lock held.
- * Return: the connection, or NULL if max_conns is reached (counted) or
- * memory is short.
+ * Return: the connection, or NULL if max_conns is reached and nothing is
+ * half open (counted), or memory is short.
  */
 struct rocect_conn *rocect_conn_create(struct net *net,
 				       const struct rocect_conn_key *key)
@@ -107,8 +118,14 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 
 	lockdep_assert_held(&rn->lock);
 	if (rn->conns.count >= READ_ONCE(rn->config.max_conns)) {
-		rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
-		return NULL;
+		conn = list_first_entry_or_null(&rn->conns.half_open,
+						struct rocect_conn, half_open);
+		if (!conn) {
+			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
+			return NULL;
+		}
+		rocect_conn_destroy(net, conn, false);
+		rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
 	}
 	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
 	if (!conn)
@@ -135,7 +152,9 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 		kmem_cache_free(conn_cache, conn);
 		return NULL;
 	}
+	list_add_tail(&conn->half_open, &rn->conns.half_open);
 	rn->conns.count++;
+	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_CREATED);
 	return conn;
 }
@@ -168,7 +187,10 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 			rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 	}
 	rhashtable_remove_fast(&rn->conns.ht, &conn->node, conn_params);
+	if (!list_empty(&conn->half_open))
+		list_del(&conn->half_open);
 	rn->conns.count--;
+	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_DESTROYED);
 	if (expired)
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_EXPIRED);
@@ -186,6 +208,12 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
 			   enum roce_cm_state state)
 {
+	struct rocect_net *rn = rocect_net(net);
+
+	lockdep_assert_held(&rn->lock);
+	if (!half_open(state))
+		list_del_init(&conn->half_open);
+	atomic_inc(&rn->conns.gen);
 	WRITE_ONCE(conn->state, state);
 	WRITE_ONCE(conn->changed, (u32)jiffies);
 	rocect_qp_set_state(net, &conn->qp[0], rocect_conn_uapi_state(state));
@@ -229,8 +257,35 @@ static unsigned long conn_deadline(struct rocect_net *rn,
 	if (state == ROCE_CS_TIMEWAIT || state == ROCE_CS_REJECTED)
 		return stamp(READ_ONCE(conn->changed)) +
 		       READ_ONCE(rn->config.timewait_timeout) * HZ;
+	if (half_open(state))
+		return rocect_conn_last_active(conn) +
+		       READ_ONCE(rn->config.half_open_timeout) * HZ;
 	return rocect_conn_last_active(conn) +
 	       READ_ONCE(rn->config.idle_timeout) * HZ;
+}
+
+/**
+ * rocect_conn_replaceable() - may a new connection take this one's QPs?
+ * @rn: the namespace's state
+ * @conn: the connection holding them
+ *
+ * A host reuses a QP number once the connection that had it is over: torn
+ * down (DREQ, TIMEWAIT), refused, or silent for longer than a handshake may
+ * take (the host crashed). A live connection keeps its entries: otherwise
+ * one forged REQ and REP would take them away.
+ *
+ * Return: true if @conn may be replaced.
+ */
+bool rocect_conn_replaceable(struct rocect_net *rn,
+			     const struct rocect_conn *conn)
+{
+	u8 state = READ_ONCE(conn->state);
+
+	if (state == ROCE_CS_DISCONNECTING || state == ROCE_CS_TIMEWAIT ||
+	    state == ROCE_CS_REJECTED)
+		return true;
+	return time_after(jiffies, rocect_conn_last_active(conn) +
+			  READ_ONCE(rn->config.half_open_timeout) * HZ);
 }
 
 /**
@@ -256,11 +311,27 @@ static void conn_gc(struct work_struct *work)
 	struct rhashtable_iter iter;
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
+	unsigned int n = 0;
 
 	rhashtable_walk_enter(&rn->conns.ht, &iter);
 	rhashtable_walk_start(&iter);
 	while ((conn = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(conn) || time_before(jiffies, conn_deadline(rn, conn)))
+		if (IS_ERR(conn))
+			continue;
+		if (++n % GC_BATCH == 0) {
+			/*
+			 * Let others run, resuming at this connection while it
+			 * is still linked (see rocect_qp_flush()).
+			 */
+			key_of(conn, &k);
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+			conn = rocect_conn_lookup(rn, &k);
+			if (!conn)
+				continue;
+		}
+		if (time_before(jiffies, conn_deadline(rn, conn)))
 			continue;
 		spin_lock_bh(&rn->lock);
 		/* Still there, and still due? A CM message may have won. */
@@ -277,7 +348,7 @@ static void conn_gc(struct work_struct *work)
 }
 
 /**
- * rocect_conn_net_init() - an empty table and its collector
+ * rocect_conn_net_init() - an empty table; its collector starts later
  * @net: the new namespace
  *
  * Return: 0 or a negative errno.
@@ -285,25 +356,53 @@ static void conn_gc(struct work_struct *work)
 int rocect_conn_net_init(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
-	int err;
 
 	rn->conns.count = 0;
-	err = rhashtable_init(&rn->conns.ht, &conn_params);
-	if (err)
-		return err;
+	INIT_LIST_HEAD(&rn->conns.half_open);
+	/* Dumps treat generation 0 as "not started". */
+	atomic_set(&rn->conns.gen, 1);
 	INIT_DELAYED_WORK(&rn->conns.gc, conn_gc);
-	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
-			   GC_INTERVAL);
+	return rhashtable_init(&rn->conns.ht, &conn_params);
+}
+
+static int __net_init conn_gc_net_init(struct net *net)
+{
+	queue_delayed_work(system_power_efficient_wq,
+			   &rocect_net(net)->conns.gc, GC_INTERVAL);
 	return 0;
 }
 
-/**
- * rocect_conn_net_pre_exit() - stop the collector of a dying namespace
- * @rn: the namespace's state
- */
-void rocect_conn_net_pre_exit(struct rocect_net *rn)
+static void __net_exit conn_gc_net_exit(struct net *net)
 {
-	cancel_delayed_work_sync(&rn->conns.gc);
+	cancel_delayed_work_sync(&rocect_net(net)->conns.gc);
+}
+
+/*
+ * The collectors are pernet operations of their own, registered after the
+ * netlink family and unregistered before it: a collector announces the
+ * entries it expires, so none may run once the family is gone.
+ */
+static struct pernet_operations conn_gc_net_ops = {
+	.init = conn_gc_net_init,
+	.exit = conn_gc_net_exit,
+};
+
+/**
+ * rocect_conn_gc_init() - start the collector in every namespace
+ *
+ * Return: 0 or a negative errno.
+ */
+int rocect_conn_gc_init(void)
+{
+	return register_pernet_subsys(&conn_gc_net_ops);
+}
+
+/**
+ * rocect_conn_gc_exit() - stop every namespace's collector
+ */
+void rocect_conn_gc_exit(void)
+{
+	unregister_pernet_subsys(&conn_gc_net_ops);
 }
 
 static void conn_free_now(void *ptr, void *arg)

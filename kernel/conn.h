@@ -44,7 +44,8 @@ struct rocect_conn_key {
  * @created: jiffies of the REQ
  * @changed: jiffies of the last state change
  * @seen: jiffies of the last CM message
- * @rcu: deferred free
+ * @half_open: in &rocect_conn_table.half_open while in REQ or REP
+ * @rcu: deferred free, once off the half-open list
  * @qp: [0] active to passive (dqpn: passive QP), [1] passive to active;
  *	their keys also hold the connection's addresses, zone and family
  *
@@ -65,7 +66,11 @@ struct rocect_conn {
 	u32 created;
 	u32 changed;
 	u32 seen;
-	struct rcu_head rcu;
+	/* Never both: a connection leaves the list before it is freed. */
+	union {
+		struct list_head half_open;
+		struct rcu_head rcu;
+	};
 	struct rocect_qp qp[2];
 };
 
@@ -73,11 +78,16 @@ struct rocect_conn {
  * struct rocect_conn_table - the connections of one namespace
  * @ht: connections by key, changes under &rocect_net.lock
  * @count: connections in @ht
+ * @half_open: connections in REQ or REP, oldest first: evicted first when
+ *	the table is full
+ * @gen: bumped by every creation, removal and state change, for dumps
  * @gc: expires idle connections and those done with TIMEWAIT
  */
 struct rocect_conn_table {
 	struct rhashtable ht;
 	unsigned int count;
+	struct list_head half_open;
+	atomic_t gen;
 	struct delayed_work gc;
 };
 
@@ -94,10 +104,13 @@ void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
 u8 rocect_conn_uapi_state(enum roce_cm_state state);
 u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn);
 unsigned long rocect_conn_last_active(const struct rocect_conn *conn);
+bool rocect_conn_replaceable(struct rocect_net *rn,
+			     const struct rocect_conn *conn);
 
 int rocect_conn_net_init(struct net *net);
-void rocect_conn_net_pre_exit(struct rocect_net *rn);
 void rocect_conn_net_exit(struct rocect_net *rn);
+int rocect_conn_gc_init(void);
+void rocect_conn_gc_exit(void);
 int rocect_conn_init(void);
 void rocect_conn_exit(void);
 

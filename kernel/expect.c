@@ -31,13 +31,23 @@ static bool live(const struct nf_conn *ct)
 
 /*
  * The CM flow that carried the REQ is the master of a connection's flows.
- * A CM packet on a flow that is itself expected (the REP's) names it; once
- * that master has timed out, the flow at hand takes its place, since
- * expectations of a dying master are never matched.
+ * A packet on a flow that is itself expected (the REP's, data) names it;
+ * once that master has timed out, the flow at hand takes its place, since
+ * expectations of a dying master are never matched. A flow that another
+ * helper expected is no master of ours: its expectation classes, limits
+ * and private data are that helper's.
  */
 static struct nf_conn *expect_master(struct nf_conn *ct)
 {
-	return ct->master && live(ct->master) ? ct->master : ct;
+	struct nf_conn *m = ct->master;
+	const struct nf_conntrack_helper *helper;
+	const struct nf_conn_help *help;
+
+	if (!m || !live(m))
+		return ct;
+	help = nfct_help(m);
+	helper = help ? rcu_dereference(help->helper) : NULL;
+	return helper && helper->me == THIS_MODULE ? m : ct;
 }
 
 /*
@@ -113,4 +123,51 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 				   ROCECT_CTR_EXPECT_CREATED);
 out:
 	nf_ct_expect_put(exp);
+}
+
+/**
+ * rocect_expect_keepalive() - keep a live connection's flows related
+ * @rn: the namespace's state
+ * @ct: the conntrack of a packet of the established connection
+ * @skb: that packet
+ * @active: the side that sent REQ
+ * @passive: the other side
+ * @reverse: also expect flows towards @active (not for UD services)
+ *
+ * RDMA connections can be silent on the CM for hours, but their CM
+ * conntrack is an unreplied UDP flow that dies after 30 s and takes the
+ * expectations with it: new data flows (after a pause longer than their
+ * own UDP timeout) would no longer be RELATED. So, at most once per
+ * period, the master's timeout is pushed to the idle timeout and the
+ * permanent expectations are renewed on it (an expectation of the same
+ * master and class replaces the old one atomically). When the connection
+ * goes idle for good, master and expectations expire with its entries.
+ *
+ * Context: the helper callback; rcu_read_lock() held, not &rocect_net.lock.
+ */
+void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
+			     const struct sk_buff *skb,
+			     const union nf_inet_addr *active,
+			     const union nf_inet_addr *passive, bool reverse)
+{
+	struct nf_conn *master = expect_master(ct);
+	u32 idle = READ_ONCE(rn->config.idle_timeout) * HZ;
+	u32 period = clamp_t(u32, idle / 4, HZ, 60 * HZ);
+	u32 now = jiffies, last, *stamp;
+
+	/* The helper's private area of the master holds the last renewal. */
+	BUILD_BUG_ON(sizeof(u32) > sizeof_field(struct nf_conn_help, data));
+	if (!nfct_help(master))
+		return;
+	stamp = nfct_help_data(master);
+	last = READ_ONCE(*stamp);
+	if (last && now - last < period)
+		return;
+	if (cmpxchg(stamp, last, now ?: 1) != last)
+		return;		/* another CPU renews it */
+	nf_ct_refresh(master, skb, idle + period);
+	if (reverse)
+		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
+			      true);
+	rocect_expect(rn, master, ROCECT_EXP_FORWARD, active, passive, true);
 }

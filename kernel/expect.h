@@ -23,5 +23,9 @@ struct rocect_net;
 void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
 		   const union nf_inet_addr *dst, bool permanent);
+void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
+			     const struct sk_buff *skb,
+			     const union nf_inet_addr *active,
+			     const union nf_inet_addr *passive, bool reverse);
 
 #endif /* _ROCECT_EXPECT_H */

@@ -3,8 +3,9 @@
  * The conntrack helper "roce": called for every packet of a UDP conntrack
  * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers, counts
  * what it saw, tracks CM connections (cm.c) and accounts data packets to
- * their QP entry; with the unknown-qp drop policy, data to a QP without an
- * entry is dropped.
+ * their QP entry. With the unknown-qp drop policy it fails closed: what is
+ * neither a well-formed MAD to QP1 nor data or a CNP of a known QP is
+ * dropped and counted by reason.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include "helper.h"
 #include "netns.h"
 #include "np.h"
+#include "rpcheck.h"
 #include "wire.h"
 
 /*
@@ -34,18 +36,40 @@
 static struct nf_conntrack_helper helpers[ROCECT_MAX_PORTS * 2];
 static unsigned int nr_helpers;
 
-static bool is_data(const struct roce_pkt *pkt)
+/* Does the namespace drop what it cannot vouch for? */
+static bool strict(const struct rocect_net *rn)
 {
-	switch (pkt->class) {
-	case ROCE_CLASS_RC:
-	case ROCE_CLASS_UC:
-	case ROCE_CLASS_RD:
-	case ROCE_CLASS_UD:
-	case ROCE_CLASS_XRC:
-		return true;
-	default:
-		return false;
-	}
+	return READ_ONCE(rn->config.unknown_qp) == ROCECT_UNKNOWN_QP_DROP;
+}
+
+/*
+ * The unknown-qp policy's verdict on a packet it cannot vouch for: in drop
+ * mode it is dropped and counted under @ctr. The log line is rate limited:
+ * a flood must not turn into a printk storm from softirq.
+ */
+static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
+			  const struct nf_conn *ct, enum rocect_counter ctr,
+			  const char *why)
+{
+	if (!strict(rn))
+		return NF_ACCEPT;
+	rocect_stats_inc(rn, ctr);
+	if (net_ratelimit())
+		nf_ct_helper_log(skb, ct, "dropped: %s", why);
+	return NF_DROP;
+}
+
+static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
+		      const struct roce_pkt *pkt)
+{
+	key->dqpn = pkt->bth.dest_qp;
+	key->zone = nf_ct_zone(ct)->id;
+	key->family = pkt->family;
+	key->pad = 0;
+	/* wire.h stores IPv4 in the first four bytes, as nf_inet_addr does. */
+	BUILD_BUG_ON(sizeof(key->saddr) != sizeof(pkt->saddr));
+	memcpy(&key->saddr, pkt->saddr, sizeof(key->saddr));
+	memcpy(&key->daddr, pkt->daddr, sizeof(key->daddr));
 }
 
 /*
@@ -53,34 +77,65 @@ static bool is_data(const struct roce_pkt *pkt)
  * entry, the namespace's unknown-qp policy decides its fate.
  */
 static int account_data(struct net *net, struct rocect_net *rn,
-			struct sk_buff *skb, const struct nf_conn *ct,
+			struct sk_buff *skb, struct nf_conn *ct,
 			const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key = {
-		.dqpn = pkt->bth.dest_qp,
-		.zone = nf_ct_zone(ct)->id,
-		.family = pkt->family,
-	};
+	struct rocect_qp_key key;
 	struct rocect_qp *qp;
 
-	/* wire.h stores IPv4 in the first four bytes, as nf_inet_addr does. */
-	BUILD_BUG_ON(sizeof(key.saddr) != sizeof(pkt->saddr));
-	memcpy(&key.saddr, pkt->saddr, sizeof(key.saddr));
-	memcpy(&key.daddr, pkt->daddr, sizeof(key.daddr));
+	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (INET_ECN_is_ce(pkt->tos))
 		rocect_np_ce(net, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)
-			rocect_cm_data(net, qp, pkt);
+			rocect_cm_data(net, ct, skb, qp, pkt);
 		return NF_ACCEPT;
 	}
-	if (READ_ONCE(rn->config.unknown_qp) != ROCECT_UNKNOWN_QP_DROP)
+	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
+			      "no QP entry");
+}
+
+/*
+ * A CNP names the QP that must slow down: the reverse direction's entry of
+ * a tracked pair has it as destination.
+ */
+static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
+		     const struct nf_conn *ct, const struct roce_pkt *pkt)
+{
+	struct rocect_qp_key key;
+
+	if (!strict(rn))
 		return NF_ACCEPT;
-	rocect_stats_inc(rn, ROCECT_CTR_UNKNOWN_QP_DROPPED);
-	nf_ct_helper_log(skb, ct, "no QP entry for QP 0x%06x", key.dqpn);
-	return NF_DROP;
+	qp_key_of(&key, ct, pkt);
+	if (rocect_qp_lookup(rn, &key))
+		return NF_ACCEPT;
+	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
+			      "CNP to no QP entry");
+}
+
+/*
+ * A CM MAD counts only if its ICRC is right over the bytes captured (the
+ * parser classes a MAD CM only when all of them are) and its source is not
+ * spoofed from another interface.
+ */
+static int track_cm(struct net *net, struct rocect_net *rn,
+		    struct sk_buff *skb, struct nf_conn *ct, const u8 *ip,
+		    u32 caplen, const struct roce_pkt *pkt)
+{
+	if (pkt->len > caplen || !roce_icrc_verify(ip, pkt->l4_off, pkt->len)) {
+		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
+		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_ICRC,
+				      "CM MAD with a bad ICRC");
+	}
+	if (!rocect_rp_check(net, skb, pkt)) {
+		rocect_stats_inc(rn, ROCECT_CTR_CM_SPOOFED);
+		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
+				      "CM MAD from a spoofed source");
+	}
+	rocect_cm_packet(net, ct, skb, pkt);
+	return NF_ACCEPT;
 }
 
 static int roce_help(struct sk_buff *skb, unsigned int protoff,
@@ -100,22 +155,39 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	u8 buf[CAPTURE_LEN] __uninitialized;
 	const u8 *ip;
 
+	/*
+	 * A GRO super-packet carries one BTH per segment, but only the first
+	 * is in sight here: strict mode cannot vouch for the others.
+	 */
+	if (unlikely(skb_is_gso(skb))) {
+		rocect_stats_inc(rn, ROCECT_CTR_GSO);
+		if (strict(rn))
+			return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_GSO,
+					      "GRO super-packet");
+	}
 	ip = skb_header_pointer(skb, nhoff, caplen, buf);
 	if (!ip)
 		return NF_ACCEPT;
 
 	roce_parse(ip, caplen, pktlen, &pkt);
 	rocect_stats_packet(rn, &pkt);
-	if (pkt.class == ROCE_CLASS_CM) {
-		/* A MAD fits the capture whole: its ICRC can be checked. */
-		if (roce_icrc_verify(ip, pkt.l4_off, pkt.len))
-			rocect_cm_packet(net, ct, &pkt);
-		else
-			rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
-	} else if (is_data(&pkt)) {
+	switch (pkt.class) {
+	case ROCE_CLASS_CM:
+		return track_cm(net, rn, skb, ct, ip, caplen, &pkt);
+	case ROCE_CLASS_GSI_OTHER:
+		return NF_ACCEPT;
+	case ROCE_CLASS_CNP:
+		return check_cnp(rn, skb, ct, &pkt);
+	case ROCE_CLASS_MALFORMED:
+		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
+				      roce_malformed_name(pkt.malformed));
+	case ROCE_CLASS_UNKNOWN_OPCODE:
+		return policy_verdict(rn, skb, ct,
+				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
+				      "reserved opcode");
+	default:
 		return account_data(net, rn, skb, ct, &pkt);
 	}
-	return NF_ACCEPT;
 }
 
 /**

@@ -22,8 +22,8 @@ MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
 
 /*
  * ORDER: the entry caches before any namespace's tables; namespaces before the
- * netlink family that reads them; the family before the helpers, whose
- * packets announce QP events on it.
+ * netlink family that reads them; the family before the collectors and the
+ * helpers, which announce QP events on it.
  */
 static int __init rocect_init(void)
 {
@@ -44,11 +44,16 @@ static int __init rocect_init(void)
 	err = rocect_nl_init();
 	if (err)
 		goto err_netns;
-	err = rocect_helper_init(ports, ports_c ?: 1);
+	err = rocect_conn_gc_init();
 	if (err)
 		goto err_nl;
+	err = rocect_helper_init(ports, ports_c ?: 1);
+	if (err)
+		goto err_gc;
 	return 0;
 
+err_gc:
+	rocect_conn_gc_exit();
 err_nl:
 	rocect_nl_exit();
 err_netns:
@@ -63,6 +68,7 @@ err_qp:
 static void __exit rocect_exit(void)
 {
 	rocect_helper_exit();
+	rocect_conn_gc_exit();
 	rocect_nl_exit();
 	rocect_netns_exit();
 	rocect_conn_exit();

@@ -65,6 +65,10 @@ static struct netlink_range_validation timewait_range = {
 	.min = 1, .max = ROCECT_TIMEWAIT_TIMEOUT_MAX,
 };
 
+static struct netlink_range_validation half_open_range = {
+	.min = 1, .max = ROCECT_HALF_OPEN_TIMEOUT_MAX,
+};
+
 static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
 	[ROCECT_A_CONFIG_MAX_QPS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &max_qps_range),
@@ -88,6 +92,9 @@ static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
 	[ROCECT_A_CONFIG_CNP_SPORT] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_sport_range),
 	[ROCECT_A_CONFIG_CNP_CLEAR_CE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &half_open_range),
+	[ROCECT_A_CONFIG_RP_CHECK] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* The attributes of a dump request: 6.6 moved them into a genl_info. */
@@ -374,13 +381,28 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
  * struct table_dump - state of a table dump across recvmsg() calls
  * @iter: position in the table
  * @filter: what to show (QP dumps)
+ * @qps: the dump shows QP entries, which QP and connection changes alter;
+ *	else connections, which only connection changes alter
  * @restarts: times the walk restarted after a resize (duplicates possible)
  */
 struct table_dump {
 	struct rhashtable_iter iter;
 	struct qp_filter filter;
+	bool qps;
 	unsigned int restarts;
 };
+
+/*
+ * What the dump's messages are checked against: a change of it between
+ * two messages (an entry added or removed, a connection changed, a resize
+ * that restarted the walk) flags the dump NLM_F_DUMP_INTR.
+ */
+static unsigned int dump_gen(struct rocect_net *rn, const struct table_dump *d)
+{
+	unsigned int gen = atomic_read(&rn->conns.gen) + d->restarts;
+
+	return d->qps ? gen + atomic_read(&rn->qps.gen) : gen;
+}
 
 static int dump_start(struct netlink_callback *cb, struct rhashtable *ht)
 {
@@ -390,7 +412,8 @@ static int dump_start(struct netlink_callback *cb, struct rhashtable *ht)
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	if (ht == &rocect_net(sock_net(cb->skb->sk))->qps.ht) {
+	d->qps = ht == &rocect_net(sock_net(cb->skb->sk))->qps.ht;
+	if (d->qps) {
 		err = parse_filter(dump_attrs(cb), &d->filter, cb->extack);
 		if (err) {
 			kfree(d);
@@ -436,7 +459,7 @@ static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 			d->restarts++;
 			continue;
 		}
-		cb->seq = atomic_read(&rocect_net(net)->qps.gen) + d->restarts;
+		cb->seq = dump_gen(rocect_net(net), d);
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rocect_family,
 				  NLM_F_MULTI, cmd);
@@ -617,6 +640,14 @@ static const struct {
 	{ ROCECT_A_STATS_CNP_CAPPED, ROCECT_CTR_CNP_CAPPED },
 	{ ROCECT_A_STATS_CNP_NO_ROUTE, ROCECT_CTR_CNP_NO_ROUTE },
 	{ ROCECT_A_STATS_CNP_UNKNOWN_QP, ROCECT_CTR_CNP_UNKNOWN_QP },
+	{ ROCECT_A_STATS_CONN_EVICTED, ROCECT_CTR_CONN_EVICTED },
+	{ ROCECT_A_STATS_CM_SPOOFED, ROCECT_CTR_CM_SPOOFED },
+	{ ROCECT_A_STATS_GSO, ROCECT_CTR_GSO },
+	{ ROCECT_A_STATS_DROP_MALFORMED, ROCECT_CTR_DROP_MALFORMED },
+	{ ROCECT_A_STATS_DROP_UNKNOWN_OPCODE, ROCECT_CTR_DROP_UNKNOWN_OPCODE },
+	{ ROCECT_A_STATS_DROP_ICRC, ROCECT_CTR_DROP_ICRC },
+	{ ROCECT_A_STATS_DROP_SPOOFED, ROCECT_CTR_DROP_SPOOFED },
+	{ ROCECT_A_STATS_DROP_GSO, ROCECT_CTR_DROP_GSO },
 };
 
 static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
@@ -671,6 +702,9 @@ static const struct {
 	{ ROCECT_A_CONFIG_CNP_SPORT, offsetof(struct rocect_config, cnp_sport) },
 	{ ROCECT_A_CONFIG_CNP_CLEAR_CE,
 	  offsetof(struct rocect_config, cnp_clear_ce) },
+	{ ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT,
+	  offsetof(struct rocect_config, half_open_timeout) },
+	{ ROCECT_A_CONFIG_RP_CHECK, offsetof(struct rocect_config, rp_check) },
 };
 
 static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
@@ -815,12 +849,14 @@ static const struct genl_ops rocect_ops[] = {
 		.done = dump_done,
 		.policy = qp_policy,
 		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = ROCECT_CMD_QP_QUERY,
 		.doit = qp_query_doit,
 		.policy = qp_policy,
 		.maxattr = ROCECT_A_QP_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = ROCECT_CMD_QP_NEW,
@@ -861,6 +897,7 @@ static const struct genl_ops rocect_ops[] = {
 		.start = conn_dump_start,
 		.dumpit = conn_dumpit,
 		.done = dump_done,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = ROCECT_CMD_CNP_SEND,
@@ -879,7 +916,11 @@ static const struct genl_ops rocect_ops[] = {
 };
 
 static const struct genl_multicast_group rocect_mcgrps[] = {
-	[ROCECT_MCGRP_EVENTS_ID] = { .name = ROCECT_MCGRP_EVENTS },
+	/* Events carry PSNs and comm IDs, as dumps do: CAP_NET_ADMIN too. */
+	[ROCECT_MCGRP_EVENTS_ID] = {
+		.name = ROCECT_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 static struct genl_family rocect_family __ro_after_init = {
@@ -905,7 +946,7 @@ int rocect_nl_init(void)
 	BUILD_BUG_ON((int)__ROCECT_MALFORMED_MAX != (int)ROCE_MAL_MAX);
 	BUILD_BUG_ON((int)__ROCECT_CM_MAX != (int)ROCE_CM_KIND_MAX);
 	BUILD_BUG_ON((int)ROCECT_CLASS_CNP != (int)ROCE_CLASS_CNP);
-	BUILD_BUG_ON((int)ROCECT_MALFORMED_CNP_LEN != (int)ROCE_MAL_CNP_LEN);
+	BUILD_BUG_ON((int)ROCECT_MALFORMED_MAD_LEN != (int)ROCE_MAL_MAD_LEN);
 	BUILD_BUG_ON((int)ROCECT_CM_APR != (int)ROCE_CM_KIND_APR);
 	return genl_register_family(&rocect_family);
 }

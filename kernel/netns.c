@@ -47,12 +47,14 @@ err_stats:
 	return err;
 }
 
-/* ORDER: stop the collector; the QP table before the connections it uses. */
+/*
+ * ORDER: the collector has stopped (conn.c's pernet operations exit first);
+ * the QP table before the connections it uses.
+ */
 static void __net_exit rocect_net_exit(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
 
-	rocect_conn_net_pre_exit(rn);
 	rocect_qp_net_exit(rn);
 	rocect_conn_net_exit(rn);
 	rocect_stats_net_exit(rn);

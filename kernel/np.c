@@ -25,17 +25,25 @@ void rocect_np_net_init(struct rocect_np_bucket *b)
 	b->last_ns = ktime_get_mono_fast_ns();
 }
 
-/* May one more CNP go out? The bucket holds a tenth of a second's worth. */
+/*
+ * May one more CNP go out? The bucket holds a tenth of a second's worth.
+ * The clock is read under the lock: read before it, a CPU that waited could
+ * store an older time than another's, and the next refill would count the
+ * same span twice.
+ */
 static bool global_budget(struct rocect_net *rn)
 {
 	struct rocect_np_bucket *b = &rn->np;
 	u64 cost = NSEC_PER_SEC / READ_ONCE(rn->config.cnp_max_rate);
-	u64 now = ktime_get_mono_fast_ns(), cap = max_t(u64, cost, NSEC_PER_SEC / 10);
+	u64 now, cap = max_t(u64, cost, NSEC_PER_SEC / 10);
 	bool ok;
 
 	spin_lock_bh(&b->lock);
-	b->credit_ns = min(cap, b->credit_ns + (now - b->last_ns));
-	b->last_ns = now;
+	now = ktime_get_mono_fast_ns();
+	if (now > b->last_ns) {
+		b->credit_ns = min(cap, b->credit_ns + (now - b->last_ns));
+		b->last_ns = now;
+	}
 	ok = b->credit_ns >= cost;
 	if (ok)
 		b->credit_ns -= cost;
@@ -43,25 +51,40 @@ static bool global_budget(struct rocect_net *rn)
 	return ok;
 }
 
-/* At most one CNP per QP per interval; the CPU that moves the stamp wins. */
+/**
+ * rocect_np_now_us() - the clock of the per-QP CNP interval
+ *
+ * Return: monotonic microseconds, low 32 bits.
+ */
+u32 rocect_np_now_us(void)
+{
+	return div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
+}
+
+/*
+ * At most one attempt per QP per interval, whether the CNP then goes out
+ * or not (no route, no memory): a CE flood towards an unroutable sender
+ * must not cost a route lookup per packet. The CPU that moves the stamp
+ * wins; new entries start with a stamp an interval in the past.
+ */
 static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 {
-	u32 now = div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
+	u32 now = rocect_np_now_us();
 	u32 last = READ_ONCE(qp->last_cnp);
 
-	if (atomic_read(&qp->cnps) && now - last < interval_us)
+	if (now - last < interval_us)
 		return false;
 	return cmpxchg(&qp->last_cnp, last, now) == last;
 }
 
 static int send_for(struct net *net, struct rocect_qp *qp, u32 dest_qp,
-		    u16 sport, u16 pkey)
+		    const struct rocect_cnp_port *port, u16 pkey)
 {
 	struct rocect_net *rn = rocect_net(net);
 	int err;
 
 	err = rocect_xmit_cnp(net, qp->key.family, &qp->key.saddr,
-			      &qp->key.daddr, dest_qp, sport, pkey);
+			      &qp->key.daddr, dest_qp, port, pkey);
 	if (err) {
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_NO_ROUTE);
 		return err;
@@ -105,6 +128,7 @@ void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	struct rocect_net *rn = rocect_net(net);
 	const struct rocect_config *c = &rn->config;
 	u32 sport = READ_ONCE(c->cnp_sport);
+	struct rocect_cnp_port port;
 	u32 dest_qp;
 
 	rocect_stats_inc(rn, ROCECT_CTR_CE);
@@ -125,9 +149,11 @@ void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 		return;
 	}
 	dest_qp = pkt->has_deth ? pkt->deth_src_qp : qp->sqpn;
-	if (sport == ROCECT_CNP_SPORT_COPY)
-		sport = pkt->sport;
-	if (!send_for(net, qp, dest_qp, sport, pkt->bth.pkey) &&
+	/* Back the way the packet came, to the RoCE port its flow uses. */
+	port.sport = sport == ROCECT_CNP_SPORT_COPY ? pkt->sport : sport;
+	port.dport = pkt->dport;
+	port.ifindex = skb->skb_iif;
+	if (!send_for(net, qp, dest_qp, &port, pkt->bth.pkey) &&
 	    READ_ONCE(c->cnp_clear_ce))
 		clear_ce(skb, pkt->family);
 }
@@ -145,9 +171,9 @@ void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 int rocect_np_send(struct net *net, struct rocect_qp *qp)
 {
 	u32 sport = READ_ONCE(rocect_net(net)->config.cnp_sport);
+	struct rocect_cnp_port port = { .dport = ROCE_UDP_PORT };
 
 	/* Without a packet to copy the port from, port 0, as hardware does. */
-	if (sport == ROCECT_CNP_SPORT_COPY)
-		sport = 0;
-	return send_for(net, qp, qp->sqpn, sport, 0xffff);
+	port.sport = sport == ROCECT_CNP_SPORT_COPY ? 0 : sport;
+	return send_for(net, qp, qp->sqpn, &port, 0xffff);
 }

@@ -25,6 +25,7 @@ struct rocect_np_bucket {
 void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 		  const struct roce_pkt *pkt);
 int rocect_np_send(struct net *net, struct rocect_qp *qp);
+u32 rocect_np_now_us(void);
 void rocect_np_net_init(struct rocect_np_bucket *b);
 
 #endif /* _ROCECT_NP_H */

@@ -13,6 +13,10 @@
 
 #include "netlink.h"
 #include "netns.h"
+#include "np.h"
+
+/* Entries the flush deletes before it lets others run. */
+#define FLUSH_BATCH	256
 
 /**
  * struct rocect_managed_qp - a managed entry: an entry and its RCU head
@@ -105,7 +109,8 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	atomic64_set(&qp->packets, 0);
 	atomic64_set(&qp->bytes, 0);
 	qp->last_seen = jiffies;
-	qp->last_cnp = 0;
+	/* The first CE packet may trigger a CNP at once. */
+	qp->last_cnp = rocect_np_now_us() - ROCECT_CNP_INTERVAL_MAX - 1;
 	atomic_set(&qp->ce, 0);
 	atomic_set(&qp->cnps, 0);
 }
@@ -272,14 +277,29 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rhashtable_iter iter;
+	unsigned int n = 0, seen = 0;
 	struct rocect_qp *qp;
-	unsigned int n = 0;
 
 	rhashtable_walk_enter(&rn->qps.ht, &iter);
 	rhashtable_walk_start(&iter);
 	while ((qp = rhashtable_walk_next(&iter))) {
 		if (IS_ERR(qp))		/* -EAGAIN: resized, walk on */
 			continue;
+		if (++seen % FLUSH_BATCH == 0) {
+			struct rocect_qp_key key = qp->key;
+
+			/*
+			 * Let others run. The walk resumes at this entry, still
+			 * linked (one deleted here would make the walker skip
+			 * others); it may have gone meanwhile.
+			 */
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+			qp = rocect_qp_lookup(rn, &key);
+			if (!qp)
+				continue;
+		}
 		if (origin >= 0 && qp->origin != origin)
 			continue;
 		spin_lock_bh(&rn->lock);

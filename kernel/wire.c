@@ -101,6 +101,7 @@ static const char * const malformed_names[ROCE_MAL_MAX] = {
 	[ROCE_MAL_MAD_TRUNCATED]	= "mad-truncated",
 	[ROCE_MAL_MAD_VERSION]		= "mad-version",
 	[ROCE_MAL_CNP_LEN]		= "cnp-len",
+	[ROCE_MAL_MAD_LEN]		= "mad-len",
 };
 
 static const char * const cm_kind_names[ROCE_CM_KIND_MAX] = {
@@ -185,9 +186,10 @@ static enum roce_class malformed(struct roce_pkt *pkt,
 	return ROCE_CLASS_MALFORMED;
 }
 
+/* Three bytes, not a 32-bit load: the field may end the capture. */
 static u32 get_be24(const u8 *p)
 {
-	return get_unaligned_be32(p) >> 8;
+	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
 }
 
 /* RDMA CM header: version, IP version, port, source and destination. */
@@ -278,7 +280,10 @@ static enum roce_class parse_gsi(const u8 *ip, u32 caplen,
 
 	if (pkt->payload_len < ROCE_MAD_LEN)
 		return malformed(pkt, ROCE_MAL_MAD_TRUNCATED);
-	if (caplen < pkt->payload_off + ROCE_MAD_LEN)
+	/* Exactly one MAD: the ICRC check then reads only captured bytes. */
+	if (pkt->payload_len != ROCE_MAD_LEN)
+		return malformed(pkt, ROCE_MAL_MAD_LEN);
+	if (caplen < pkt->len)
 		return malformed(pkt, ROCE_MAL_CAPTURE);
 	if (mad[0] != 1)	/* BaseVersion */
 		return malformed(pkt, ROCE_MAL_MAD_VERSION);

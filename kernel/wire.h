@@ -102,6 +102,7 @@ enum roce_class {
  * @ROCE_MAL_MAD_TRUNCATED: a QP1 packet that does not hold a 256-byte MAD
  * @ROCE_MAL_MAD_VERSION: unsupported MAD base or CM class version
  * @ROCE_MAL_CNP_LEN: a CNP whose payload is not 16 bytes
+ * @ROCE_MAL_MAD_LEN: a QP1 packet whose payload is longer than one MAD
  * @ROCE_MAL_MAX: number of reasons
  */
 enum roce_malformed {
@@ -121,6 +122,7 @@ enum roce_malformed {
 	ROCE_MAL_MAD_TRUNCATED,
 	ROCE_MAL_MAD_VERSION,
 	ROCE_MAL_CNP_LEN,
+	ROCE_MAL_MAD_LEN,
 	ROCE_MAL_MAX
 };
 
@@ -339,6 +341,7 @@ bool roce_icrc_verify(const u8 *ip, u32 l4_off, u32 len);
  * @tos: DSCP << 2 | ECN
  * @ttl: TTL or hop limit
  * @sport: UDP source port
+ * @dport: UDP destination port: the RoCEv2 port the flow uses
  * @ip_id: IPv4 identification
  * @df: set IPv4 don't-fragment
  * @flow_label: IPv6 flow label
@@ -352,6 +355,7 @@ struct roce_cnp_params {
 	u8 tos;
 	u8 ttl;
 	u16 sport;
+	u16 dport;
 	u16 ip_id;
 	bool df;
 	u32 flow_label;

@@ -35,13 +35,18 @@ static int route4(struct net *net, struct sk_buff *skb,
 }
 
 static int route6(struct net *net, struct sk_buff *skb,
-		  const union nf_inet_addr *to, const union nf_inet_addr *from)
+		  const union nf_inet_addr *to, const union nf_inet_addr *from,
+		  int ifindex)
 {
 	struct flowi6 fl6 = {
 		.daddr = to->in6,
 		.saddr = from->in6,
 		.flowi6_proto = IPPROTO_UDP,
 	};
+
+	/* fe80::/10 is ambiguous without the link it lives on. */
+	if (ipv6_addr_type(&fl6.daddr) & IPV6_ADDR_LINKLOCAL)
+		fl6.flowi6_oif = ifindex;
 	struct dst_entry *dst;
 	int err;
 
@@ -62,7 +67,7 @@ static int route6(struct net *net, struct sk_buff *skb,
  * @to: its destination: the sender of the congested flow
  * @from: its source: that flow's destination
  * @dest_qp: the QP that must slow down
- * @sport: UDP source port
+ * @port: UDP ports and the interface towards @to
  * @pkey: BTH partition key
  *
  * DSCP, ECN, TTL and skb priority come from the namespace's configuration.
@@ -71,15 +76,16 @@ static int route6(struct net *net, struct sk_buff *skb,
  * Return: 0, or a negative errno (no route, no memory).
  */
 int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
-		    const union nf_inet_addr *from, u32 dest_qp, u16 sport,
-		    u16 pkey)
+		    const union nf_inet_addr *from, u32 dest_qp,
+		    const struct rocect_cnp_port *port, u16 pkey)
 {
 	const struct rocect_config *c = &rocect_net(net)->config;
 	struct roce_cnp_params p = {
 		.family = family,
 		.tos = READ_ONCE(c->cnp_dscp) << 2 | READ_ONCE(c->cnp_ecn),
 		.ttl = READ_ONCE(c->cnp_ttl),
-		.sport = sport,
+		.sport = port->sport,
+		.dport = port->dport,
 		.df = true,
 		.pkey = pkey,
 		.dest_qp = dest_qp,
@@ -108,7 +114,7 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
 
 	err = family == 4 ? route4(net, skb, to, from) :
-			    route6(net, skb, to, from);
+			    route6(net, skb, to, from, port->ifindex);
 	if (err) {
 		kfree_skb(skb);
 		return err;

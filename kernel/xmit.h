@@ -5,8 +5,21 @@
 #include <linux/netfilter.h>
 #include <net/net_namespace.h>
 
+/**
+ * struct rocect_cnp_port - where a CNP goes besides its addresses
+ * @sport: UDP source port
+ * @dport: UDP destination port: the RoCE port of the congested flow
+ * @ifindex: the interface the congested packet came in on, 0 if none; a
+ *	link-local IPv6 destination is reached through it
+ */
+struct rocect_cnp_port {
+	u16 sport;
+	u16 dport;
+	int ifindex;
+};
+
 int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
-		    const union nf_inet_addr *from, u32 dest_qp, u16 sport,
-		    u16 pkey);
+		    const union nf_inet_addr *from, u32 dest_qp,
+		    const struct rocect_cnp_port *port, u16 pkey);
 
 #endif /* _ROCECT_XMIT_H */

@@ -276,17 +276,20 @@ check "REQ with a bad ICRC and one with a bad class version" send "$a" bad-icrc 
 check "... counted" is "$(on "$r" -j stats | jq -c '[."icrc-bad", .malformed."mad-version"]')" "[1,1]"
 check "... no connection" is "$(on "$r" -j stats | jq '."conn-created"')" "$n"
 
-# Test max-conns: full refuses new connections, evicts none.
+# Test max-conns: when full, the oldest half-open connection (c3: REP, no
+# RTU) makes room for a new one; an established one never does.
 count=$(on "$r" -j stats | jq '."conn-count"')
 check "max-conns = current count" on "$r" config set max-conns "$count"
 check "c9 REQ when full" send "$a" c9-req
-check "... refused and counted" is "$(on "$r" -j stats | jq '."conn-full"')" 1
-check "... no connection evicted" is "$(on "$r" -j stats | jq '."conn-count"')" "$count"
+check "... admitted: c9 in req" is "$(conn_state "$r" 4105)" req
+check "... the oldest half-open connection (c3) evicted" is "$(conn_state "$r" 4099)" ""
+check "... counted" is "$(on "$r" -j stats | jq -c '[."conn-evicted", ."conn-full"]')" "[1,0]"
+check "... the count holds" is "$(on "$r" -j stats | jq '."conn-count"')" "$count"
 check "c1 still established" is "$(conn_state "$r" 4097)" established
 on "$r" config set max-conns 32768
 
-# Test idle expiry.
-check "idle-timeout 2 s" on "$r" config set idle-timeout 2
+# Test idle expiry (half-open connections have a timeout of their own).
+check "idle-timeout 2 s" on "$r" config set idle-timeout 2 half-open-timeout 2
 check "idle connections expire" busywait 10000 conns_are "$r" 0
 check "... counted" test "$(on "$r" -j stats | jq '."conn-expired"')" -ge 5
 check "... and their entries" is "$(on "$r" -j qp show | jq length)" 0

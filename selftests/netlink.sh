@@ -48,9 +48,19 @@ check "counters are per namespace" \
 ip netns del "$ns1"
 check "entries die with their namespace (no leak, no warning)" dmesg_clean
 
-# Test permissions: reading is free, changing needs CAP_NET_ADMIN.
+# Test permissions: counters and settings are free to read; entries,
+# connections and events (PSNs, comm IDs: enough to aim an injection) and
+# every change need CAP_NET_ADMIN, as ctnetlink's reads do.
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-check "an unprivileged user can read" nobody $R qp show
+check "an unprivileged user can read the counters" nobody $R stats
+check "... and the settings" nobody $R config
+for what in "qp show" "qp query 10.0.0.2 1" "conn" "monitor count 1"; do
+	# shellcheck disable=SC2086
+	out=$(timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$R $what 2>&1)
+	[ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
+	log_test $? "an unprivileged user cannot read entries: $what"
+done
 out=$(nobody $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 2>&1)
 [ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
 log_test $? "an unprivileged user cannot add"

@@ -32,10 +32,25 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		   pkt.malformed >= ROCE_MAL_MAX) {
 		abort();
 	}
-	/* The packet claims more bytes than were captured. */
-	roce_parse(copy, len / 2, len, &pkt);
+	free(copy);
+	/*
+	 * The packet claims more bytes than were captured, as when the helper
+	 * copies only the head of a paged skb: nothing past the capture may be
+	 * read, the ICRC check of a CM MAD included.
+	 */
+	len /= 2;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, len);
+	roce_parse(copy, len, size > 0xffff ? 0xffff : size, &pkt);
 	if (pkt.class == ROCE_CLASS_MALFORMED && pkt.malformed == ROCE_MAL_NONE)
 		abort();
+	if (pkt.class == ROCE_CLASS_CM) {
+		if (pkt.len > len)
+			abort();
+		roce_icrc_verify(copy, pkt.l4_off, pkt.len);
+	}
 	free(copy);
 	return 0;
 }

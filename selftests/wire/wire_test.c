@@ -445,6 +445,42 @@ static void test_cm_truncation(void)
 	}
 }
 
+/*
+ * A MAD is exactly 256 bytes: a longer QP1 payload (a page-fragment flood
+ * that lies about nothing) is malformed, and a MAD whose bytes up to the
+ * ICRC were not all captured is never classed CM, so that the ICRC check
+ * reads only what exists.
+ */
+static void test_cm_exact_length(void)
+{
+	u8 buf[2048];
+	struct roce_pkt pkt;
+	unsigned int fam;
+
+	for (fam = 4; fam <= 6; fam += 2) {
+		struct cm_fields f = cm_sample(ROCE_CM_REQ, fam == 6);
+		u32 n = build_cm(buf, fam, &f), extra;
+		bool ok = true;
+
+		for (extra = 1; extra <= 1400; extra += extra < 8 ? 1 : 97) {
+			memset(buf + n, 0xa5, extra);
+			set_lengths(buf, n + extra);
+			if (roce_parse(buf, n + extra, n + extra, &pkt) !=
+			    ROCE_CLASS_MALFORMED ||
+			    pkt.malformed != ROCE_MAL_MAD_LEN)
+				ok = false;
+		}
+		set_lengths(buf, n);
+		EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CM);
+		EXPECT(roce_parse(buf, n - 1, n, &pkt) == ROCE_CLASS_MALFORMED &&
+		       pkt.malformed == ROCE_MAL_CAPTURE);
+		EXPECT(roce_parse(buf, n - ROCE_ICRC_LEN, n, &pkt) ==
+		       ROCE_CLASS_MALFORMED && pkt.malformed == ROCE_MAL_CAPTURE);
+		result(ok, "IPv%u MAD followed by 1-1400 extra bytes is mad-len; "
+		       "a MAD captured short of its ICRC is capture", fam);
+	}
+}
+
 static enum roce_malformed reason_of(const u8 *p, u32 n)
 {
 	struct roce_pkt pkt;
@@ -747,6 +783,7 @@ int main(void)
 	test_cm_fields();
 	test_cm_truncation();
 	test_malformed_reasons();
+	test_cm_exact_length();
 	test_opcodes();
 	test_udp_ext_truncation();
 	test_ipv4_options();

@@ -72,7 +72,8 @@ int cmd_monitor(struct rd *rd)
 	grp = rd->mcgrp_events;
 	if (mnl_socket_setsockopt(rd->nl, NETLINK_ADD_MEMBERSHIP, &grp,
 				  sizeof(grp))) {
-		pr_err("cannot join the events group: %s", strerror(errno));
+		pr_err("cannot join the events group: %s%s", strerror(errno),
+		       errno == EPERM ? " (needs CAP_NET_ADMIN)" : "");
 		return 1;
 	}
 	/* Tell a waiting script that events from now on will be seen. */

@@ -81,6 +81,14 @@ static const struct {
 	{ ROCECT_A_STATS_CNP_CAPPED, "cnp-capped" },
 	{ ROCECT_A_STATS_CNP_NO_ROUTE, "cnp-no-route" },
 	{ ROCECT_A_STATS_CNP_UNKNOWN_QP, "cnp-unknown-qp" },
+	{ ROCECT_A_STATS_CONN_EVICTED, "conn-evicted" },
+	{ ROCECT_A_STATS_CM_SPOOFED, "cm-spoofed" },
+	{ ROCECT_A_STATS_GSO, "gso" },
+	{ ROCECT_A_STATS_DROP_MALFORMED, "drop-malformed" },
+	{ ROCECT_A_STATS_DROP_UNKNOWN_OPCODE, "drop-unknown-opcode" },
+	{ ROCECT_A_STATS_DROP_ICRC, "drop-icrc" },
+	{ ROCECT_A_STATS_DROP_SPOOFED, "drop-spoofed" },
+	{ ROCECT_A_STATS_DROP_GSO, "drop-gso" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

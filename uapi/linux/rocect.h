@@ -6,8 +6,11 @@
  * is kept in step with it by hand (6.1 has no YNL code generation).
  *
  * Every command acts on the caller's network namespace. Commands that change
- * state need CAP_NET_ADMIN in the user namespace owning that network
- * namespace; reading does not.
+ * state, and those that read QP entries and connections (their PSNs,
+ * communication IDs and counters would help aim an injection), need
+ * CAP_NET_ADMIN in the user namespace owning that network namespace, and
+ * so does joining the "events" group, as with ctnetlink. Statistics and
+ * configuration are readable by anyone.
  *
  * ROCECT_CMD_QP_GET (do and dump), ROCECT_CMD_QP_QUERY,
  * ROCECT_CMD_QP_NEW, ROCECT_CMD_QP_DEL, ROCECT_CMD_QP_FLUSH:
@@ -150,6 +153,7 @@ enum rocect_malformed {
 	ROCECT_MALFORMED_MAD_TRUNCATED,
 	ROCECT_MALFORMED_MAD_VERSION,
 	ROCECT_MALFORMED_CNP_LEN,
+	ROCECT_MALFORMED_MAD_LEN,	/* a QP1 payload longer than one MAD */
 	__ROCECT_MALFORMED_MAX,
 };
 
@@ -199,6 +203,14 @@ enum {
 	ROCECT_A_STATS_CNP_CAPPED,	/* u64, not sent: over cnp-max-rate */
 	ROCECT_A_STATS_CNP_NO_ROUTE,	/* u64, not sent: no route, no memory */
 	ROCECT_A_STATS_CNP_UNKNOWN_QP,	/* u64, CE to a QP without an entry */
+	ROCECT_A_STATS_CONN_EVICTED,	/* u64, half-open ones, table full */
+	ROCECT_A_STATS_CM_SPOOFED,	/* u64, CM MADs failing rp-check */
+	ROCECT_A_STATS_GSO,		/* u64, GRO/GSO super-packets seen */
+	ROCECT_A_STATS_DROP_MALFORMED,	/* u64, unknown-qp drop: malformed */
+	ROCECT_A_STATS_DROP_UNKNOWN_OPCODE, /* u64, ... reserved opcode */
+	ROCECT_A_STATS_DROP_ICRC,	/* u64, ... CM MAD with a bad ICRC */
+	ROCECT_A_STATS_DROP_SPOOFED,	/* u64, ... CM MAD failing rp-check */
+	ROCECT_A_STATS_DROP_GSO,	/* u64, ... GRO/GSO super-packet */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -220,6 +232,8 @@ enum {
 	ROCECT_A_CONFIG_CNP_TTL,	/* u8, 1..255: TTL or hop limit */
 	ROCECT_A_CONFIG_CNP_SPORT,	/* u32: a UDP port, or 65536: copy */
 	ROCECT_A_CONFIG_CNP_CLEAR_CE,	/* u8, 1: forward the packet as ECT(0) */
+	ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT, /* u32 s, 1..3600: REQ, REP states */
+	ROCECT_A_CONFIG_RP_CHECK,	/* u8, 1: CM MADs must pass a FIB rp check */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)

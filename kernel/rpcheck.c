@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reverse-path check of CM MADs, as nft's "fib saddr . iif oif" and the
+ * rpfilter match do it: a MAD is believed only if the route back to its
+ * source leaves through the interface it came in on. Without it, a host on
+ * one side of a router could speak for a host on the other (forge the REP)
+ * and open the unknown-qp drop policy for itself, rp_filter or not.
+ */
+#include <linux/netdevice.h>
+#include <net/ip_fib.h>
+#include <net/ip6_fib.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+
+#include "netns.h"
+#include "rpcheck.h"
+
+static bool rp_ok4(struct net *net, const struct net_device *dev,
+		   const struct roce_pkt *pkt)
+{
+	struct flowi4 fl4 = {
+		.flowi4_iif = LOOPBACK_IFINDEX,
+		.flowi4_scope = RT_SCOPE_UNIVERSE,
+	};
+	struct fib_result res;
+
+	memcpy(&fl4.daddr, pkt->saddr, sizeof(fl4.daddr));
+	if (fib_lookup(net, &fl4, &res, FIB_LOOKUP_IGNORE_LINKSTATE))
+		return false;
+	if (res.type == RTN_LOCAL)
+		return dev->flags & IFF_LOOPBACK;
+	return res.type == RTN_UNICAST && fib_info_nh_uses_dev(res.fi, dev);
+}
+
+static bool rp_ok6(struct net *net, const struct net_device *dev,
+		   const struct sk_buff *skb, const struct roce_pkt *pkt)
+{
+	struct flowi6 fl6 = {
+		.flowi6_iif = LOOPBACK_IFINDEX,
+		.flowi6_oif = dev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	int flags = 0, type;
+	struct rt6_info *rt;
+	bool ok = false;
+
+	memcpy(&fl6.daddr, pkt->saddr, sizeof(fl6.daddr));
+	type = ipv6_addr_type(&fl6.daddr);
+	if (type & IPV6_ADDR_LINKLOCAL)
+		flags |= RT6_LOOKUP_F_IFACE;
+	rt = (struct rt6_info *)ip6_route_lookup(net, &fl6, skb, flags);
+	if (rt->dst.error || !rt->rt6i_idev ||
+	    (rt->rt6i_flags & (RTF_REJECT | RTF_ANYCAST)))
+		goto out;
+	if (rt->rt6i_flags & RTF_LOCAL)
+		ok = dev->flags & IFF_LOOPBACK;
+	else
+		ok = rt->rt6i_idev->dev == dev;
+out:
+	ip6_rt_put(rt);
+	return ok;
+}
+
+/**
+ * rocect_rp_check() - may a CM MAD be believed, as far as routing can tell?
+ * @net: the namespace
+ * @skb: the MAD
+ * @pkt: its parse
+ *
+ * Locally generated MADs (no input interface) pass: on an endpoint only
+ * forgeries that arrive through the wrong interface can be told apart; a
+ * host on the same link as the real peer can still speak for it.
+ *
+ * Context: the helper callback, under rcu_read_lock().
+ * Return: true if the check is off, the MAD is local or its source routes
+ * back through its input interface.
+ */
+bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
+		     const struct roce_pkt *pkt)
+{
+	const struct net_device *dev;
+
+	if (!READ_ONCE(rocect_net(net)->config.rp_check) || !skb->skb_iif)
+		return true;
+	dev = dev_get_by_index_rcu(net, skb->skb_iif);
+	if (!dev)
+		return false;
+	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
+				  rp_ok6(net, dev, skb, pkt);
+}
