@@ -83,6 +83,13 @@ received() { nft_packets "$1" rx in; }
 counters_on_endpoints() { count_in "$a" && count_in "$b"; }
 handshake() { send "$a" req && send "$b" rep && send "$a" rtu; }
 entries() { on "$r" -j qp show | jq -r '[.[] | "\(.sqpn) \(.state)"] | sort | join(",")'; }
+# The CM conntrack (REQ and RTU). A dump also evicts expired conntracks,
+# which conntrack's own collector may otherwise leave for a minute.
+cm_conntrack()
+{
+	ip netns exec "$r" conntrack -L -p udp -s 10.0.1.1 -d 10.0.2.1 \
+		--sport 49152 --dport 4791 2>/dev/null | grep -c helper=roce
+}
 permanent_expectations()
 {
 	ip netns exec "$r" conntrack -L expect 2>/dev/null | grep -c PERMANENT
@@ -120,6 +127,8 @@ while :; do
 		# Past the UDP timeout of the CM flow, where state used to go.
 		sleep 45
 		check "t=45s: entries still there" is "$(entries)" "23 established,42 established"
+		check "t=45s: the CM conntrack lives on, past its UDP timeout" \
+			is "$(cm_conntrack)" 1
 		check "t=45s: both permanent expectations still there" \
 			is "$(permanent_expectations)" 2
 		sleep $((QUIET_GAP - 45))
