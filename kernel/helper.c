@@ -55,7 +55,7 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		return NF_ACCEPT;
 	rocect_stats_inc(rn, ctr);
 	if (net_ratelimit())
-		nf_ct_helper_log(skb, ct, "dropped: %s", why);
+		nf_ct_helper_log(skb, ct, "%s", why);
 	return NF_DROP;
 }
 

@@ -43,13 +43,12 @@ static int route6(struct net *net, struct sk_buff *skb,
 		.saddr = from->in6,
 		.flowi6_proto = IPPROTO_UDP,
 	};
+	struct dst_entry *dst;
+	int err;
 
 	/* fe80::/10 is ambiguous without the link it lives on. */
 	if (ipv6_addr_type(&fl6.daddr) & IPV6_ADDR_LINKLOCAL)
 		fl6.flowi6_oif = ifindex;
-	struct dst_entry *dst;
-	int err;
-
 	dst = ip6_route_output(net, NULL, &fl6);
 	err = dst->error;
 	if (err) {
