@@ -8,7 +8,7 @@
 #   run_kselftest.sh [-t "test.sh ..."]
 
 DIR=$(cd "$(dirname "$0")" && pwd)
-TESTS="module_load.sh nft_autoload.sh cm_forward.sh rocect_cli.sh netlink.sh cm_track.sh cnp.sh hostile.sh quiet_conn.sh"
+TESTS="module_load.sh nft_autoload.sh cm_forward.sh rocect_cli.sh netlink.sh cm_track.sh cnp.sh cnp_paths.sh hostile.sh quiet_conn.sh"
 timeout=$(sed -n 's/^timeout=//p' "$DIR/settings")
 
 while getopts "t:" opt; do
