@@ -19,7 +19,7 @@ PKGS=(
 	python3 python3-scapy
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf
 	linux-source
-	procps kmod psmisc util-linux jq
+	procps kmod psmisc util-linux jq ethtool
 )
 
 SUDO=

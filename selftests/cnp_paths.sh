@@ -13,17 +13,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool jq --version
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
-{
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
+ksft_start
 
 # A RoCE RC SEND-only packet's UDP payload to QP 0x2a (BTH, 16 bytes, ICRC
 # left zero: data ICRCs are not checked), CE-marked, from a UDP socket in

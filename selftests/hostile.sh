@@ -21,21 +21,12 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool jq --version
-checktool "$PYTHON" -c 'import scapy.contrib.roce'
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
+cleanup_extra()
 {
 	[ -n "${all_netns:-}" ] &&
 		sysctl -qw net.netfilter.nf_log_all_netns="$all_netns"
-	rm -rf "$pkts"
-	cleanup_all_ns
-	unload_module
 }
-trap cleanup EXIT
-unload_module
+ksft_start
 
 # Every packet of the test, crafted in one interpreter (scapy starts slowly).
 craft_packets()
@@ -432,13 +423,7 @@ check "... dropped" is "$(grew gso drop-gso)" "1 1"
 fence b
 check "... b got none of the segments" is "$(got b)" 0
 
-unhook()
-{
-	ip netns exec "$r" nft delete table inet rocect &&
-		ip netns exec "$r" nft delete table inet watch
-}
-check "rulesets off r (they hold the module)" unhook
+check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE
-cleanup_all_ns
 check "no kernel warnings" dmesg_clean
 finish

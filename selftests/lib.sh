@@ -25,6 +25,31 @@ nsuccess=0
 nfail=0
 NS_LIST=()
 
+# ksft_start TOOL...: how a test starts: skip unless nft, jq, scapy, the
+# built module and each TOOL are there; start with the module unloaded; on
+# exit run the test's cleanup_extra (if it defines one), then remove
+# $pkts, the namespaces and the module.
+ksft_start()
+{
+	local t
+
+	for t in nft jq "$@"; do
+		checktool "$t" --version
+	done
+	checktool "$PYTHON" -c 'import scapy.contrib.roce'
+	[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+	trap ksft_cleanup EXIT
+	unload_module
+}
+
+ksft_cleanup()
+{
+	declare -F cleanup_extra >/dev/null && cleanup_extra
+	rm -rf "${pkts:-}"
+	cleanup_all_ns
+	unload_module
+}
+
 # log_test RC DESCRIPTION: one result line; a non-zero RC fails the test.
 log_test()
 {
@@ -265,7 +290,7 @@ related_count()
 # Kernel messages that mean a test broke the kernel.
 dmesg_clean()
 {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|RIP:|Call Trace|kmemleak|general protection'
+	! dmesg | grep -E 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak|general protection'
 }
 
 # Print the summary and exit with the kselftest code.

@@ -19,20 +19,7 @@ QUIET_GAP=${QUIET_GAP:-100}
 QUIET_TOTAL=${QUIET_TOTAL:-600}
 BURST=5
 
-checktool nft --version
-checktool conntrack --version
-checktool jq --version
-checktool "$PYTHON" -c 'import scapy.contrib.roce'
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
-{
-	rm -rf "$pkts"
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
+ksft_start conntrack
 
 craft_packets()
 {

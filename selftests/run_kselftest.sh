@@ -8,8 +8,15 @@
 #   run_kselftest.sh [-t "test.sh ..."]
 
 DIR=$(cd "$(dirname "$0")" && pwd)
-TESTS="module_load.sh nft_autoload.sh cm_forward.sh rocect_cli.sh netlink.sh cm_track.sh cnp.sh cnp_paths.sh hostile.sh quiet_conn.sh"
+TESTS="module_load.sh nft_autoload.sh cm_forward.sh rocect_cli.sh netlink.sh cm_track.sh cnp.sh cnp_paths.sh hostile.sh quiet_conn.sh kernel_checks.sh"
 timeout=$(sed -n 's/^timeout=//p' "$DIR/settings")
+
+# The debug kernel's guest (two CPUs, KASAN, lockdep) also runs the
+# concurrency stress and the in-kernel packet fuzzer, which only its
+# checkers make worth the time.
+case $(uname -r) in
+*-rocect-debug) TESTS=${TESTS/kernel_checks.sh/stress.sh fuzz_helper.sh kernel_checks.sh} ;;
+esac
 
 while getopts "t:" opt; do
 	case $opt in
@@ -17,6 +24,10 @@ while getopts "t:" opt; do
 	*) echo "usage: $0 [-t \"tests\"]" >&2; exit 2 ;;
 	esac
 done
+
+# On a kernel with kmemleak, forget what boot left: kernel_checks.sh, run
+# last, reports only what the tests leaked.
+[ -w /sys/kernel/debug/kmemleak ] && echo clear >/sys/kernel/debug/kmemleak
 
 echo "TAP version 13"
 n=0

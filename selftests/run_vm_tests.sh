@@ -11,6 +11,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 RUN_VM="$TOP/tools/vm/run-vm"
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
+# VM_ENV: more KEY=VALUE words for the tests' environment.
+envs=()
+for kv in ${VM_ENV:-}; do
+	envs+=(-e "$kv")
+done
 tests=()
 
 if [ "${1:-}" = "-t" ]; then
@@ -24,7 +29,7 @@ logdir=$BUILD/vmtest
 mkdir -p "$logdir"
 pids=()
 for v in "${kvers[@]}"; do
-	"$RUN_VM" -k "$v" -t "$VM_TIMEOUT" -m 1024 -e BUILD="$BUILD" \
+	"$RUN_VM" -k "$v" -t "$VM_TIMEOUT" -m 1024 -e BUILD="$BUILD" "${envs[@]}" \
 		-M "$BUILD/kmod/$v/nf_conntrack_roce.ko" \
 		-- "$TOP/selftests/run_kselftest.sh" "${tests[@]}" \
 		>"$logdir/$v.log" 2>&1 &
