@@ -10,6 +10,8 @@
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: wire library, forwarding with the helper
+#   make debug-kernel  build and install the KASAN/lockdep guest kernel
+#   make check-debug   the kselftests and the end to end on that kernel only
 #   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
@@ -36,7 +38,7 @@ KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
 FUZZ_SECONDS ?= 60
 
 .PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
-	e2e demo bench clean FORCE
+	e2e demo bench clean debug-kernel check-debug FORCE
 
 all: module tools
 
@@ -127,6 +129,15 @@ e2e: modules tools
 check:
 	@$(TOP)/scripts/deps.sh
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) $(TOP)/scripts/check.sh
+
+debug-kernel:
+	@$(TOP)/scripts/deps.sh
+	$(TOP)/scripts/debug-kernel.sh
+
+check-debug:
+	@$(TOP)/scripts/deps.sh
+	@$(MAKE) -s tools
+	@BUILD=$(BUILD) $(TOP)/scripts/check.sh debug
 
 demo:
 	@$(TOP)/scripts/deps.sh

@@ -6,7 +6,8 @@
 # one line "N passed, N failed". A stage that fails without reporting a
 # failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
 #
-#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest e2e)
+#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest e2e;
+#                          "debug", the debug-kernel tier, runs only when named)
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +45,35 @@ build_all()
 	return $rc
 }
 
+# The debug tier: build (or find) the debug kernel, the module for it, then
+# the kselftests and the Soft-RoCE end to end in its guests, where KASAN,
+# lockdep, RCU checking, UBSAN and kmemleak watch (kernel_checks.sh reads
+# their reports; a WARNING panics the guest).
+debug_tier()
+{
+	local v start
+
+	start=$(date +%s)
+	[ -n "${kbuild:-}" ] && wait "$kbuild"
+	v=$("$TOP/scripts/debug-kernel.sh" 2>>"$logdir/debug-kernel.log") || {
+		sed 's/^/# /' "$logdir/debug-kernel.log"
+		echo "not ok 1 - debug kernel built"
+		return 1
+	}
+	sed 's/^/# /' "$logdir/debug-kernel.log"
+	echo "# debug kernel $v ready after waiting $(($(date +%s) - start)) s"
+	if ! make -s -C "$TOP" module KVER="$v" >"$logdir/build-$v.log" 2>&1; then
+		sed 's/^/# /' "$logdir/build-$v.log"
+		echo "not ok 1 - nf_conntrack_roce.ko builds with -Werror for $v"
+		return 1
+	fi
+	# The quiet connection's mechanism in 2 minutes instead of 10: the
+	# stock kernels run the full length.
+	VM_TIMEOUT=3600 VM_ENV="QUIET_GAP=50 QUIET_TOTAL=100" \
+		"$TOP/selftests/run_vm_tests.sh" "$v"
+	"$TOP/selftests/run_rxe_e2e.sh" "$v"
+}
+
 # stage NAME COMMAND...: run one stage, print and count its TAP.
 stage()
 {
@@ -68,6 +98,15 @@ stage()
 stages=("$@")
 [ "${#stages[@]}" -gt 0 ] || stages=(build lint unit oracles fuzz vm kselftest e2e)
 begin=$(date +%s)
+# The debug kernel takes long to build: start it now, at low priority, so
+# that it overlaps the other stages (whose guests often just wait).
+kbuild=
+if [[ " ${stages[*]} " == *" debug "* ]]; then
+	: >"$logdir/debug-kernel.log"
+	nice -n 10 "$TOP/scripts/debug-kernel.sh" >/dev/null \
+		2>>"$logdir/debug-kernel.log" &
+	kbuild=$!
+fi
 for s in "${stages[@]}"; do
 	case $s in
 	build) stage build build_all ;;
@@ -78,6 +117,7 @@ for s in "${stages[@]}"; do
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
 	kselftest) stage kselftest "$TOP/selftests/run_vm_tests.sh" ;;
 	e2e) stage e2e "$TOP/selftests/run_rxe_e2e.sh" ;;
+	debug) stage debug debug_tier ;;
 	*) echo "check.sh: unknown stage '$s'" >&2; exit 2 ;;
 	esac
 done
