@@ -74,14 +74,20 @@ check_config()
 }
 
 start=$(date +%s)
-rm -rf "$dir"
 mkdir -p "$dir"
-old=$(grep -lx -- "$version" "$CACHE"/*/version 2>/dev/null | head -n1 || true)
-if [ -n "$old" ] && [ -d "$(dirname "$old")/src" ]; then
+rm -f "$dir/release"
+old=$(grep -lx -- "$version" "$CACHE"/*/version 2>/dev/null |
+	grep -vx -- "$dir/version" | head -n1 || true)
+if [ -f "$src/Makefile" ] &&
+   [ "$(cat "$dir/version" 2>/dev/null)" = "$version" ]; then
+	log "resuming the interrupted build in $src"
+elif [ -n "$old" ] && [ -d "$(dirname "$old")/src" ]; then
 	log "taking over the tree of $(dirname "$old") (same source version)"
+	rm -rf "$src"
 	mv "$(dirname "$old")/src" "$src"
 	rm -rf "$(dirname "$old")"
 else
+	rm -rf "$src"
 	mkdir -p "$src"
 	log "unpacking $(basename "$TARBALL") ($version)"
 	tar -xf "$TARBALL" -C "$src" --strip-components=1
