@@ -17,6 +17,8 @@
 
 /* Entries the flush deletes before it lets others run. */
 #define FLUSH_BATCH	256
+/* Walks a flush makes at most (see rocect_qp_flush()). */
+#define FLUSH_PASSES	8
 
 /**
  * struct rocect_managed_qp - a managed entry: an entry and its RCU head
@@ -265,15 +267,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 	return err;
 }
 
-/**
- * rocect_qp_flush() - delete every entry, or every entry of one origin
- * @net: the namespace
- * @origin: &enum rocect_origin, or -1 for all
- *
- * Context: process context (walks the table).
- * Return: the number of entries deleted.
- */
-unsigned int rocect_qp_flush(struct net *net, int origin)
+static unsigned int qp_flush_pass(struct net *net, int origin)
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rhashtable_iter iter;
@@ -313,6 +307,30 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
 	return n;
+}
+
+/**
+ * rocect_qp_flush() - delete every entry, or every entry of one origin
+ * @net: the namespace
+ * @origin: &enum rocect_origin, or -1 for all
+ *
+ * A walk that deletes as it goes can miss entries: the table shrinks under
+ * it and the rehash relinks entries the walk has not reached yet (seen: 2 of
+ * 100000 left). So walk again until a pass finds nothing to delete; the
+ * bound keeps entries learned meanwhile from holding the caller forever.
+ *
+ * Context: process context (walks the table).
+ * Return: the number of entries deleted.
+ */
+unsigned int rocect_qp_flush(struct net *net, int origin)
+{
+	unsigned int n, total = 0, pass = 0;
+
+	do {
+		n = qp_flush_pass(net, origin);
+		total += n;
+	} while (n && ++pass < FLUSH_PASSES);
+	return total;
 }
 
 /**
