@@ -66,13 +66,22 @@ u32 rocect_np_now_us(void)
  * or not (no route, no memory): a CE flood towards an unroutable sender
  * must not cost a route lookup per packet. The CPU that moves the stamp
  * wins; new entries start with a stamp an interval in the past.
+ *
+ * The stamp is read before the clock. Read after it, a stamp that another
+ * CPU moved meanwhile can be newer than "now", and now - last wraps to a
+ * gap of an hour: two CNPs in one interval. A "now" up to CLOCK_SKEW_US
+ * before the stamp is taken as no time at all.
  */
+#define CLOCK_SKEW_US	1000
+
 static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 {
-	u32 now = rocect_np_now_us();
 	u32 last = READ_ONCE(qp->last_cnp);
+	u32 now;
 
-	if (now - last < interval_us)
+	/* A call into the timekeeping core: the stamp's load stays before. */
+	now = rocect_np_now_us();
+	if (now - last < interval_us || last - now <= CLOCK_SKEW_US)
 		return false;
 	return cmpxchg(&qp->last_cnp, last, now) == last;
 }

@@ -142,10 +142,12 @@ check "interval 200 ms" on "$r" config set cnp-interval-us 200000
 before=$(stat "$r" cnp-sent)
 secs=$(burst "$a" c1-data 30 50000)
 sent=$(($(stat "$r" cnp-sent) - before))
-lo=$(echo "($secs - 0.2) / 0.2" | bc)
 hi=$(echo "$secs / 0.2 + 2" | bc)
-echo "    30 CE packets in $secs s: $sent CNPs (expected $lo to $hi)"
-check "CNPs within one interval of time / interval" test "$sent" -ge "$lo" -a "$sent" -le "$hi"
+echo "    30 CE packets in $secs s: $sent CNPs (at most $hi)"
+# No lower bound from the sender's clock: an emulated router may take the
+# packets in clumps (seen: 8 CNPs for 2.4 s). Two or more: the interval
+# lets CNPs through again within the burst.
+check "CNPs: more than one, at most one per interval" test "$sent" -ge 2 -a "$sent" -le "$hi"
 check "... and at least 2 held back per CNP" test "$(stat "$r" cnp-interval)" -ge $((2 + 2 * sent))
 
 # Test the global cap under a flood: 10 CNPs/s whatever the interval.
