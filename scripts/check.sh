@@ -8,6 +8,10 @@
 #
 #   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest e2e;
 #                          "debug", the debug-kernel tier, runs only when named)
+#
+# The debug tier starts with the first stage and runs beside the others: its
+# kernel builds at low priority while they run, then its guests fill the
+# time theirs spend waiting. Its TAP is printed when its turn comes.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,17 +55,18 @@ build_all()
 # their reports; a WARNING panics the guest).
 debug_tier()
 {
-	local v start
+	local v start rc=0
 
 	start=$(date +%s)
-	[ -n "${kbuild:-}" ] && wait "$kbuild"
-	v=$("$TOP/scripts/debug-kernel.sh" 2>>"$logdir/debug-kernel.log") || {
+	# Low priority: the other stages run meanwhile.
+	v=$(nice -n 10 "$TOP/scripts/debug-kernel.sh" \
+		2>>"$logdir/debug-kernel.log") || {
 		sed 's/^/# /' "$logdir/debug-kernel.log"
 		echo "not ok 1 - debug kernel built"
 		return 1
 	}
 	sed 's/^/# /' "$logdir/debug-kernel.log"
-	echo "# debug kernel $v ready after waiting $(($(date +%s) - start)) s"
+	echo "# debug kernel $v ready after $(($(date +%s) - start)) s"
 	if ! make -s -C "$TOP" module KVER="$v" >"$logdir/build-$v.log" 2>&1; then
 		sed 's/^/# /' "$logdir/build-$v.log"
 		echo "not ok 1 - nf_conntrack_roce.ko builds with -Werror for $v"
@@ -70,8 +75,16 @@ debug_tier()
 	# The quiet connection's mechanism in 2 minutes instead of 10: the
 	# stock kernels run the full length.
 	VM_TIMEOUT=3600 VM_ENV="QUIET_GAP=50 QUIET_TOTAL=100" \
-		"$TOP/selftests/run_vm_tests.sh" "$v"
-	"$TOP/selftests/run_rxe_e2e.sh" "$v"
+		"$TOP/selftests/run_vm_tests.sh" "$v" || rc=1
+	E2E_PORT=17400 "$TOP/selftests/run_rxe_e2e.sh" "$v" || rc=1
+	return $rc
+}
+
+# The debug tier's result, once it ended in the background.
+debug_result()
+{
+	cat "$logdir/debug-tier.log"
+	return "$debug_rc"
 }
 
 # stage NAME COMMAND...: run one stage, print and count its TAP.
@@ -96,16 +109,17 @@ stage()
 }
 
 stages=("$@")
-[ "${#stages[@]}" -gt 0 ] || stages=(build lint unit oracles fuzz vm kselftest e2e)
+[ "${#stages[@]}" -gt 0 ] ||
+	stages=(build lint unit oracles fuzz vm kselftest e2e)
 begin=$(date +%s)
-# The debug kernel takes long to build: start it now, at low priority, so
-# that it overlaps the other stages (whose guests often just wait).
-kbuild=
+# The debug kernel takes long to build: start the tier now, so that its
+# build and then its guests overlap the other stages (whose guests often
+# just wait).
+debug_bg=
 if [[ " ${stages[*]} " == *" debug "* ]]; then
 	: >"$logdir/debug-kernel.log"
-	nice -n 10 "$TOP/scripts/debug-kernel.sh" >/dev/null \
-		2>>"$logdir/debug-kernel.log" &
-	kbuild=$!
+	debug_tier >"$logdir/debug-tier.log" 2>&1 &
+	debug_bg=$!
 fi
 for s in "${stages[@]}"; do
 	case $s in
@@ -117,7 +131,11 @@ for s in "${stages[@]}"; do
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
 	kselftest) stage kselftest "$TOP/selftests/run_vm_tests.sh" ;;
 	e2e) stage e2e "$TOP/selftests/run_rxe_e2e.sh" ;;
-	debug) stage debug debug_tier ;;
+	debug)
+		debug_rc=0
+		wait "$debug_bg" || debug_rc=$?
+		stage debug debug_result
+		;;
 	*) echo "check.sh: unknown stage '$s'" >&2; exit 2 ;;
 	esac
 done

@@ -49,6 +49,11 @@ if [ "${1:-}" = "--print" ]; then
 	installed
 	exit
 fi
+# One build at a time: a second caller waits for the first and finds its
+# kernel.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+flock 9
 if installed; then
 	exit 0
 fi

@@ -5,8 +5,8 @@
 # report of KASAN, lockdep, RCU checking, UBSAN, debug objects or list
 # debugging in the kernel log, any WARNING or BUG, and, on a kernel with
 # kmemleak (the debug kernel of scripts/debug-kernel.sh), any leak found by
-# a scan, fails the test and is printed whole. run_kselftest.sh clears
-# kmemleak's boot-time reports before the first test.
+# a scan, fails the test and is printed whole. Only the tests' time counts:
+# run_kselftest.sh marks it in the log and clears kmemleak's boot reports.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -16,7 +16,7 @@ REPORTS='BUG:|WARNING:|UBSAN:|KASAN:|possible circular locking|possible recursiv
 # The kernel log from the first report on, whole.
 reports()
 {
-	dmesg | awk -v re="$REPORTS" '$0 ~ re { on = 1 } on'
+	kmsg_since_start all | awk -v re="$REPORTS" '$0 ~ re { on = 1 } on'
 }
 
 out=$(reports)

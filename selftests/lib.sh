@@ -288,9 +288,20 @@ related_count()
 }
 
 # Kernel messages that mean a test broke the kernel.
+# The kernel log since this test began (run_kselftest.sh marks the start of
+# each test in it), or all of it for a test run by hand; with "all", since
+# the first test began. Boot is not the tests' business.
+kmsg_since_start()
+{
+	dmesg | awk -v all="${1:-}" '
+		/rocect-kselftest: start / { if (!all || !seen) n = 0; seen = 1; next }
+		{ line[n++] = $0 }
+		END { for (i = 0; i < n; i++) print line[i] }'
+}
+
 dmesg_clean()
 {
-	! dmesg | grep -E 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak|general protection'
+	! kmsg_since_start | grep -E 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection'
 }
 
 # Print the summary and exit with the kselftest code.

@@ -35,6 +35,7 @@ fail=0
 for t in $TESTS; do
 	n=$((n + 1))
 	start=$(date +%s)
+	echo "rocect-kselftest: start $t" >/dev/kmsg
 	timeout --foreground "${timeout:-600}" "$DIR/$t" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	echo "# $t: exit $rc after $(($(date +%s) - start)) s"

@@ -15,7 +15,9 @@ kvers=("$@")
 
 n=0
 fail=0
-port=17300
+# E2E_PORT: first of the localhost ports for the guests' links (two per
+# kernel), so that two runs can go side by side.
+port=${E2E_PORT:-17300}
 for v in "${kvers[@]}"; do
 	out=$BUILD/e2e/$v
 	log=$BUILD/e2e/$v.log
