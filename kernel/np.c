@@ -79,7 +79,11 @@ static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 	u32 last = READ_ONCE(qp->last_cnp);
 	u32 now;
 
-	/* A call into the timekeeping core: the stamp's load stays before. */
+	/*
+	 * The clock after the stamp: a delay in between only makes "now"
+	 * larger. What the CPU may reorder (arm64 orders no loads before
+	 * its counter read) and clock skew stay well within CLOCK_SKEW_US.
+	 */
 	now = rocect_np_now_us();
 	if (now - last < interval_us || last - now <= CLOCK_SKEW_US)
 		return false;

@@ -152,6 +152,12 @@ echo "    30 CE packets in $secs s: $sent CNPs (at most $hi)"
 # lets CNPs through again within the burst.
 check "CNPs: more than one, at most one per interval" test "$sent" -ge 2 -a "$sent" -le "$hi"
 check "... and at least 2 held back per CNP" test "$(stat "$r" cnp-interval)" -ge $((2 + 2 * sent))
+# The interval must not hold back more than it should: whatever the guest's
+# speed, a CE packet sent 0.3 s after the last one is due a CNP.
+sleep 0.3
+before=$(stat "$r" cnp-sent)
+check "... one more 0.3 s later" send "$a" c1-data
+check "... gets its CNP" is "$(stat "$r" cnp-sent)" $((before + 1))
 
 # Test the global cap under a flood: 10 CNPs/s whatever the interval.
 check "interval 1 us, cap 10/s" on "$r" config set cnp-interval-us 1 cnp-max-rate 10
