@@ -26,7 +26,11 @@ for v in "${kvers[@]}"; do
 	limit=1500
 	# KASAN and lockdep make the debug kernel's guests much slower.
 	[[ $v == *-rocect-debug ]] && limit=3600
-	timeout -k 30 "$limit" "$TOP/selftests/rxe_e2e.sh" -k "$v" -p "$port" \
+	# Each step's limit too: three KASAN guests took over 240 s to boot
+	# beside other guests.
+	ftmo=240
+	[[ $v == *-rocect-debug ]] && ftmo=900
+	FLEET_TIMEOUT=$ftmo timeout -k 30 "$limit" "$TOP/selftests/rxe_e2e.sh" -k "$v" -p "$port" \
 		-o "$out" >"$log" 2>&1
 	rc=$?
 	echo "# ---- kernel $v: rxe_e2e.sh exit $rc in $((SECONDS - start)) s ----"

@@ -50,7 +50,7 @@ done
 
 A4=10.0.1.1 B4=10.0.2.1 A6=fd00:1::1 B6=fd00:2::1
 GUEST="source $SELFTESTS_DIR/rxe_guest.sh"
-FLEET_TIMEOUT=240
+FLEET_TIMEOUT=${FLEET_TIMEOUT:-240}
 T0=$SECONDS
 
 # A/R/B COMMAND...: shell COMMAND in that guest, with rxe_guest.sh loaded.

@@ -65,7 +65,11 @@ vm_alive()
 
 vm_died()
 {
-	echo "fleet: guest $1 is gone; its console:" >&2
+	if vm_alive "$1"; then
+		echo "fleet: guest $1 did not answer in time; its console:" >&2
+	else
+		echo "fleet: guest $1 is gone; its console:" >&2
+	fi
 	tail -n 20 "$FLEET_DIR/$1.console" >&2
 }
 
