@@ -287,7 +287,6 @@ related_count()
 	nft_packets "$r" watch forward
 }
 
-# Kernel messages that mean a test broke the kernel.
 # The kernel log since this test began (run_kselftest.sh marks the start of
 # each test in it), or all of it for a test run by hand; with "all", since
 # the first test began. Boot is not the tests' business.
@@ -299,6 +298,7 @@ kmsg_since_start()
 		END { for (i = 0; i < n; i++) print line[i] }'
 }
 
+# Kernel messages that mean a test broke the kernel.
 dmesg_clean()
 {
 	! kmsg_since_start | grep -E 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection'

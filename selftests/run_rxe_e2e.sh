@@ -23,15 +23,15 @@ for v in "${kvers[@]}"; do
 	log=$BUILD/e2e/$v.log
 	mkdir -p "$BUILD/e2e"
 	start=$SECONDS
-	limit=1500
-	# KASAN and lockdep make the debug kernel's guests much slower.
-	[[ $v == *-rocect-debug ]] && limit=3600
-	# Each step's limit too: three KASAN guests took over 240 s to boot
+	# The whole run's limit and each step's. KASAN and lockdep make the
+	# debug kernel's guests much slower: three took over 240 s to boot
 	# beside other guests.
-	ftmo=240
-	[[ $v == *-rocect-debug ]] && ftmo=900
-	FLEET_TIMEOUT=$ftmo timeout -k 30 "$limit" "$TOP/selftests/rxe_e2e.sh" -k "$v" -p "$port" \
-		-o "$out" >"$log" 2>&1
+	limit=1500 step=240
+	if [[ $v == *-rocect-debug ]]; then
+		limit=3600 step=900
+	fi
+	FLEET_TIMEOUT=$step timeout -k 30 "$limit" "$TOP/selftests/rxe_e2e.sh" \
+		-k "$v" -p "$port" -o "$out" >"$log" 2>&1
 	rc=$?
 	echo "# ---- kernel $v: rxe_e2e.sh exit $rc in $((SECONDS - start)) s ----"
 	seen=0
