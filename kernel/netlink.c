@@ -648,6 +648,7 @@ static const struct {
 	{ ROCECT_A_STATS_DROP_ICRC, ROCECT_CTR_DROP_ICRC },
 	{ ROCECT_A_STATS_DROP_SPOOFED, ROCECT_CTR_DROP_SPOOFED },
 	{ ROCECT_A_STATS_DROP_GSO, ROCECT_CTR_DROP_GSO },
+	{ ROCECT_A_STATS_CNP_TX_DROPPED, ROCECT_CTR_CNP_TX_DROPPED },
 };
 
 static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
@@ -805,7 +806,9 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 	} else {
 		err = rocect_np_send(net, qp);
-		if (err)
+		if (err == -ENOBUFS)
+			NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
+		else if (err)
 			NL_SET_ERR_MSG(info->extack, "no route for the CNP");
 	}
 	rcu_read_unlock();

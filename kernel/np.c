@@ -99,7 +99,8 @@ static int send_for(struct net *net, struct rocect_qp *qp, u32 dest_qp,
 	err = rocect_xmit_cnp(net, qp->key.family, &qp->key.saddr,
 			      &qp->key.daddr, dest_qp, port, pkey);
 	if (err) {
-		rocect_stats_inc(rn, ROCECT_CTR_CNP_NO_ROUTE);
+		rocect_stats_inc(rn, err == -ENOBUFS ? ROCECT_CTR_CNP_TX_DROPPED :
+						       ROCECT_CTR_CNP_NO_ROUTE);
 		return err;
 	}
 	atomic_inc(&qp->cnps);

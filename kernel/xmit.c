@@ -72,7 +72,9 @@ static int route6(struct net *net, struct sk_buff *skb,
  * DSCP, ECN, TTL and skb priority come from the namespace's configuration.
  *
  * Context: any; allocates atomically.
- * Return: 0, or a negative errno (no route, no memory).
+ * Return: 0 when the output path took it; -ENOBUFS when that path dropped
+ * it (a full queue, a netfilter rule); another negative errno when it was
+ * not built or routed (no route, no memory).
  */
 int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 		    const union nf_inet_addr *from, u32 dest_qp,
@@ -118,9 +120,8 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 		kfree_skb(skb);
 		return err;
 	}
-	if (family == 4)
-		ip_local_out(net, NULL, skb);
-	else
-		ip6_local_out(net, NULL, skb);
-	return 0;
+	/* Count only what left: a full queue is a CNP the sender never sees. */
+	err = family == 4 ? ip_local_out(net, NULL, skb) :
+			    ip6_local_out(net, NULL, skb);
+	return net_xmit_eval(err) ? -ENOBUFS : 0;
 }

@@ -7,7 +7,9 @@
 #     CNP must leave through the interface the CE-marked packet came in on
 #     (r has two links with link-local addresses);
 #   - to the RoCE port the flow uses: with the module's ports=4791,4792
-#     and helper roce-4792 on a flow to port 4792, the CNP goes to 4792.
+#     and helper roce-4792 on a flow to port 4792, the CNP goes to 4792;
+#   - nowhere, when r's own output path drops it (a rule here, a full
+#     transmit queue on a busy link): counted as cnp-tx-dropped, not sent.
 #
 #   a (fe80::a, 10.0.1.1) -- r (helper, endpoint for fe80::fe) -- b
 
@@ -96,6 +98,24 @@ check "... no route failure" is "$(on "$r" -j stats | jq '."cnp-no-route"')" 0
 check "CE packet a -> b on port 4792 (helper roce-4792)" send_ce 10.0.2.1 4792
 check "... a received a CNP on port 4792" busywait 5000 cnps_are 4792 1
 check "... and none on port 4791 for it" is "$(cnps_to 4791)" 1
+
+r_stat() { on "$r" -j stats | jq ".\"$1\""; }
+qp_cnps() { on "$r" -j qp show src 10.0.1.1 | jq '.[0].cnps'; }
+check "r's output path drops CNPs" ip netns exec "$r" nft -f - <<-EOT
+	table inet nocnp {
+	    chain out {
+	        type filter hook output priority filter;
+	        udp dport 4791 @th,64,8 0x81 drop
+	    }
+	}
+EOT
+sent=$(r_stat cnp-sent) before=$(qp_cnps)
+check "CE packet a -> b: its CNP dropped on the way out" \
+	send_ce 10.0.2.1 4791
+check "... counted as cnp-tx-dropped" busywait 5000 \
+	eval '[ "$(r_stat cnp-tx-dropped)" = 1 ]'
+check "... not as sent" is "$(r_stat cnp-sent)/$(qp_cnps)" "$sent/$before"
+check "... a received nothing more on port 4791" is "$(cnps_to 4791)" 1
 
 ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE

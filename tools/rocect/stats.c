@@ -89,6 +89,7 @@ static const struct {
 	{ ROCECT_A_STATS_DROP_ICRC, "drop-icrc" },
 	{ ROCECT_A_STATS_DROP_SPOOFED, "drop-spoofed" },
 	{ ROCECT_A_STATS_DROP_GSO, "drop-gso" },
+	{ ROCECT_A_STATS_CNP_TX_DROPPED, "cnp-tx-dropped" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

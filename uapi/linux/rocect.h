@@ -211,6 +211,7 @@ enum {
 	ROCECT_A_STATS_DROP_ICRC,	/* u64, ... CM MAD with a bad ICRC */
 	ROCECT_A_STATS_DROP_SPOOFED,	/* u64, ... CM MAD failing rp-check */
 	ROCECT_A_STATS_DROP_GSO,	/* u64, ... GRO/GSO super-packet */
+	ROCECT_A_STATS_CNP_TX_DROPPED,	/* u64, not sent: the output path dropped it */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
