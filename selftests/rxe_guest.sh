@@ -87,6 +87,31 @@ wait_listen()
 	return 1
 }
 
+# wait_tcp_listen PORT: until a TCP socket listens on PORT (60 s): a
+# client started before its server would be refused.
+wait_tcp_listen()
+{
+	busywait 60000 eval "ss -Hltn 'sport = :$1' | grep -q ." && return 0
+	echo "nothing listens on TCP port $1" >&2
+	return 1
+}
+
+# links: what a test that lost packets needs to know (counters, queues,
+# neighbours), one block per interface.
+links()
+{
+	local dev
+
+	for dev in $(ls /sys/class/net | grep '^eth'); do
+		ip -s -s link show dev "$dev"
+		tc -s qdisc show dev "$dev"
+		ethtool -S "$dev" | grep -v ': 0$'
+	done
+	ip neigh show
+	grep virtio /proc/interrupts
+	nstat -az | grep -Ei 'drop|discard|overflow|prune' | grep -v ' 0 '
+}
+
 # gid_index ADDR: index of the RoCE v2 GID of IPv4 ADDR on rxe0 port 1.
 gid_index()
 {
