@@ -16,7 +16,7 @@ PKGS=(
 	libmnl-dev zlib1g-dev libjson-c-dev
 	qemu-system-x86 busybox-static cpio
 	nftables conntrack iproute2 iptables iputils-ping tcpdump tshark
-	python3 python3-scapy
+	python3 python3-scapy python3-yaml
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf
 	linux-source
 	procps kmod psmisc util-linux jq ethtool

@@ -3,7 +3,8 @@
 #
 # Style and static checks, as TAP: checkpatch.pl --strict (from Debian's
 # linux-source tarball) on every C file and header, and sparse on the module
-# for each kernel given as an argument (default: every installed kernel).
+# for each kernel given as an argument (default: every installed kernel),
+# and scripts/spec_check.py: the uapi header and the CLI against the spec.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +49,11 @@ if [ "${#ufiles[@]}" -gt 0 ]; then
 	tap $? "checkpatch --strict: ${#ufiles[@]} userspace C files clean"
 	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 fi
+
+# The uapi header and the CLI's counter names against the netlink spec.
+out=$("$TOP/scripts/spec_check.py" "$TOP" 2>&1)
+tap $? "uapi header and CLI agree with Documentation/netlink/specs/rocect.yaml"
+[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 
 kvers=("$@")
 [ "${#kvers[@]}" -gt 0 ] || mapfile -t kvers < <("$TOP/scripts/kernels.sh")

@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that the uapi header and the CLI agree with the netlink spec.
+
+Documentation/netlink/specs/rocect.yaml is the description of the ABI;
+uapi/linux/rocect.h is written by hand beside it. This reads both and
+fails on any difference in names, order or values, as ynl-gen would have
+written the header: constants, enums (values from 0), attribute sets
+(UNSPEC first, then each attribute, honouring "value:"), operations
+(ROCECT_CMD_*, from 1). It also checks that the CLI prints each counter of
+the stats set under the spec's name (tools/rocect/stats.c).
+
+    spec_check.py [TOP]      exit 0 if they agree, else 1 with the list
+"""
+import re
+import sys
+
+import yaml
+
+TOP = sys.argv[1] if len(sys.argv) > 1 else '.'
+SPEC = f'{TOP}/Documentation/netlink/specs/rocect.yaml'
+UAPI = f'{TOP}/uapi/linux/rocect.h'
+CLI_STATS = f'{TOP}/tools/rocect/stats.c'
+
+problems = []
+
+
+def c_name(prefix, name):
+    return (prefix + name).upper().replace('-', '_')
+
+
+def parse_header(text):
+    """Constants of every enum and every numeric #define in the header."""
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    values = {}
+    enums = []
+    for body in re.findall(r'enum\s*\w*\s*\{(.*?)\}', text, flags=re.S):
+        names, value = [], -1
+        for item in body.split(','):
+            item = item.strip()
+            if not item:
+                continue
+            m = re.fullmatch(r'(\w+)(?:\s*=\s*(.+))?', item, flags=re.S)
+            if not m:
+                problems.append(f'header: cannot read enum entry {item!r}')
+                continue
+            if m.group(2) is None:
+                value += 1
+            else:
+                expr = m.group(2).strip()
+                value = values.get(expr) if expr in values else None
+                if value is None:
+                    try:
+                        value = eval(re.sub(r'\b(__\w+)\b',
+                                            lambda x: str(values[x.group(1)]),
+                                            expr))
+                    except (KeyError, SyntaxError):
+                        problems.append(f'header: cannot evaluate {item!r}')
+                        value = -1
+            values[m.group(1)] = value
+            names.append(m.group(1))
+        enums.append(names)
+    for name, val in re.findall(r'#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\b',
+                                text):
+        values[name] = int(val, 0)
+    return values, enums
+
+
+def expect(values, name, value, where):
+    if name not in values:
+        problems.append(f'{where}: {name} missing from the header')
+    elif values[name] != value:
+        problems.append(f'{where}: {name} is {values[name]} in the header, '
+                        f'{value} in the spec')
+
+
+def check_enum_order(enums, names, where):
+    """The header's enum holding names[0] lists exactly names, in order."""
+    for e in enums:
+        if names and names[0] in e:
+            got = [n for n in e if not n.startswith('__') and
+                   not n.endswith('_MAX')]
+            if got != names:
+                i = next((i for i, (a, b) in enumerate(zip(got, names))
+                          if a != b), min(len(got), len(names)))
+                problems.append(f'{where}: entry {i} is '
+                                f'{(got + ["nothing"])[i]} in the header, '
+                                f'{(names + ["nothing"])[i]} in the spec')
+            return
+    problems.append(f'{where}: no enum with {names[0] if names else "?"}')
+
+
+def main():
+    spec = yaml.safe_load(open(SPEC))
+    values, enums = parse_header(open(UAPI).read())
+    family = spec['name']
+
+    for d in spec.get('definitions', []):
+        prefix = d.get('name-prefix', f'{family}-{d["name"]}-')
+        if d['type'] == 'const':
+            expect(values, c_name(f'{family}-', d['name']), d['value'],
+                   f'const {d["name"]}')
+        elif d['type'] == 'enum':
+            names = [c_name(prefix, e) for e in d['entries']]
+            for i, n in enumerate(names):
+                expect(values, n, i, f'enum {d["name"]}')
+            check_enum_order(enums, names, f'enum {d["name"]}')
+
+    for s in spec['attribute-sets']:
+        prefix = s.get('name-prefix', f'{family}-a-{s["name"]}-')
+        names, value = [c_name(prefix, 'unspec')], 0
+        expect(values, names[0], 0, f'attribute-set {s["name"]}')
+        for a in s['attributes']:
+            value = a.get('value', value + 1)
+            n = c_name(prefix, a['name'])
+            names.append(n)
+            expect(values, n, value, f'attribute-set {s["name"]}')
+        check_enum_order(enums, names, f'attribute-set {s["name"]}')
+
+    ops = spec['operations']['list']
+    names = [c_name(f'{family}-cmd-', 'unspec')]
+    for i, op in enumerate(ops, start=1):
+        n = c_name(f'{family}-cmd-', op['name'])
+        names.append(n)
+        expect(values, n, op.get('value', i), 'operations')
+    check_enum_order(enums, names, 'operations')
+
+    stats = next(s for s in spec['attribute-sets'] if s['name'] == 'stats')
+    prefix = stats['name-prefix']
+    cli = dict(re.findall(r'\{\s*(ROCECT_A_STATS_\w+),\s*"([^"]+)"\s*\}',
+                          open(CLI_STATS).read()))
+    for a in stats['attributes']:
+        n = c_name(prefix, a['name'])
+        if a['type'] != 'u64' or n not in values:
+            continue
+        if n not in cli:
+            problems.append(f'CLI: stats does not print {a["name"]} ({n})')
+        elif cli[n] != a['name']:
+            problems.append(f'CLI: stats prints {n} as {cli[n]!r}, '
+                            f'the spec calls it {a["name"]!r}')
+
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
