@@ -81,7 +81,7 @@ static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
 	[ROCECT_A_CONFIG_MAX_CONNS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &max_conns_range),
 	[ROCECT_A_CONFIG_CNP] = NLA_POLICY_MAX(NLA_U8, 1),
-	[ROCECT_A_CONFIG_CNP_INTERVAL] =
+	[ROCECT_A_CONFIG_CNP_INTERVAL_US] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_interval_range),
 	[ROCECT_A_CONFIG_CNP_MAX_RATE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_rate_range),
@@ -663,7 +663,7 @@ static const struct {
 	  offsetof(struct rocect_config, timewait_timeout) },
 	{ ROCECT_A_CONFIG_UNKNOWN_QP, offsetof(struct rocect_config, unknown_qp) },
 	{ ROCECT_A_CONFIG_CNP, offsetof(struct rocect_config, cnp) },
-	{ ROCECT_A_CONFIG_CNP_INTERVAL,
+	{ ROCECT_A_CONFIG_CNP_INTERVAL_US,
 	  offsetof(struct rocect_config, cnp_interval) },
 	{ ROCECT_A_CONFIG_CNP_MAX_RATE,
 	  offsetof(struct rocect_config, cnp_max_rate) },

@@ -8,7 +8,8 @@ fails on any difference in names, order or values, as ynl-gen would have
 written the header: constants, enums (values from 0), attribute sets
 (UNSPEC first, then each attribute, honouring "value:"), operations
 (ROCECT_CMD_*, from 1). It also checks that the CLI prints each counter of
-the stats set under the spec's name (tools/rocect/stats.c).
+the stats set, and takes each setting of the config set, under the spec's
+name (tools/rocect/stats.c, config.c).
 
     spec_check.py [TOP]      exit 0 if they agree, else 1 with the list
 """
@@ -21,6 +22,7 @@ TOP = sys.argv[1] if len(sys.argv) > 1 else '.'
 SPEC = f'{TOP}/Documentation/netlink/specs/rocect.yaml'
 UAPI = f'{TOP}/uapi/linux/rocect.h'
 CLI_STATS = f'{TOP}/tools/rocect/stats.c'
+CLI_CONFIG = f'{TOP}/tools/rocect/config.c'
 
 problems = []
 
@@ -90,6 +92,22 @@ def check_enum_order(enums, names, where):
     problems.append(f'{where}: no enum with {names[0] if names else "?"}')
 
 
+def check_cli(spec, values, set_name, path, pattern, wanted, swap=False):
+    """The CLI's table in path names each wanted attribute as the spec."""
+    aset = next(s for s in spec['attribute-sets'] if s['name'] == set_name)
+    pairs = re.findall(pattern, open(path).read())
+    cli = dict((b, a) for a, b in pairs) if swap else dict(pairs)
+    for a in aset['attributes']:
+        n = c_name(aset['name-prefix'], a['name'])
+        if not wanted(a) or n not in values:
+            continue
+        if n not in cli:
+            problems.append(f'CLI: {set_name} has no name for {n}')
+        elif cli[n] != a['name']:
+            problems.append(f'CLI: {set_name} calls {n} {cli[n]!r}, '
+                            f'the spec {a["name"]!r}')
+
+
 def main():
     spec = yaml.safe_load(open(SPEC))
     values, enums = parse_header(open(UAPI).read())
@@ -125,19 +143,10 @@ def main():
         expect(values, n, op.get('value', i), 'operations')
     check_enum_order(enums, names, 'operations')
 
-    stats = next(s for s in spec['attribute-sets'] if s['name'] == 'stats')
-    prefix = stats['name-prefix']
-    cli = dict(re.findall(r'\{\s*(ROCECT_A_STATS_\w+),\s*"([^"]+)"\s*\}',
-                          open(CLI_STATS).read()))
-    for a in stats['attributes']:
-        n = c_name(prefix, a['name'])
-        if a['type'] != 'u64' or n not in values:
-            continue
-        if n not in cli:
-            problems.append(f'CLI: stats does not print {a["name"]} ({n})')
-        elif cli[n] != a['name']:
-            problems.append(f'CLI: stats prints {n} as {cli[n]!r}, '
-                            f'the spec calls it {a["name"]!r}')
+    check_cli(spec, values, 'stats', CLI_STATS, r'\{\s*(ROCECT_A_STATS_\w+),'
+              r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
+    check_cli(spec, values, 'config', CLI_CONFIG, r'\{\s*"([^"]+)",\s*'
+              r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 
     for p in problems:
         print(p)

@@ -30,7 +30,7 @@ static const struct {
 	{ "unknown-qp", ROCECT_A_CONFIG_UNKNOWN_QP, KNOB_POLICY },
 	{ "rp-check", ROCECT_A_CONFIG_RP_CHECK, KNOB_BOOL },
 	{ "cnp", ROCECT_A_CONFIG_CNP, KNOB_BOOL },
-	{ "cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL, KNOB_U32 },
+	{ "cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, KNOB_U32 },
 	{ "cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, KNOB_U32 },
 	{ "cnp-dscp", ROCECT_A_CONFIG_CNP_DSCP, KNOB_U8 },
 	{ "cnp-ecn", ROCECT_A_CONFIG_CNP_ECN, KNOB_U8 },

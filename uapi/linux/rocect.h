@@ -225,7 +225,7 @@ enum {
 	ROCECT_A_CONFIG_UNKNOWN_QP,	/* u8, enum rocect_unknown_qp_policy */
 	ROCECT_A_CONFIG_MAX_CONNS,	/* u32, 1..8388608 */
 	ROCECT_A_CONFIG_CNP,		/* u8, 1: send CNPs for CE-marked data */
-	ROCECT_A_CONFIG_CNP_INTERVAL,	/* u32 us, 1..1000000: per QP */
+	ROCECT_A_CONFIG_CNP_INTERVAL_US,	/* u32 us, 1..1000000: per QP */
 	ROCECT_A_CONFIG_CNP_MAX_RATE,	/* u32 CNPs/s, 1..10000000: all QPs */
 	ROCECT_A_CONFIG_CNP_DSCP,	/* u8, 0..63 */
 	ROCECT_A_CONFIG_CNP_ECN,	/* u8, 0..3 */
