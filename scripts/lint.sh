@@ -4,7 +4,8 @@
 # Style and static checks, as TAP: checkpatch.pl --strict (from Debian's
 # linux-source tarball) on every C file and header, and sparse on the module
 # for each kernel given as an argument (default: every installed kernel),
-# and scripts/spec_check.py: the uapi header and the CLI against the spec.
+# and scripts/spec_check.py: the uapi header, the CLI and the docs against
+# the netlink spec.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,9 +51,9 @@ if [ "${#ufiles[@]}" -gt 0 ]; then
 	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 fi
 
-# The uapi header and the CLI's counter names against the netlink spec.
+# The uapi header, the CLI's names and the docs against the netlink spec.
 out=$("$TOP/scripts/spec_check.py" "$TOP" 2>&1)
-tap $? "uapi header and CLI agree with Documentation/netlink/specs/rocect.yaml"
+tap $? "uapi header, CLI, rocect.8 and admin guide agree with the netlink spec"
 [ -n "$out" ] && echo "$out" | sed 's/^/# /'
 
 kvers=("$@")

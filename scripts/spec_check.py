@@ -9,7 +9,8 @@ written the header: constants, enums (values from 0), attribute sets
 (UNSPEC first, then each attribute, honouring "value:"), operations
 (ROCECT_CMD_*, from 1). It also checks that the CLI prints each counter of
 the stats set, and takes each setting of the config set, under the spec's
-name (tools/rocect/stats.c, config.c).
+name (tools/rocect/stats.c, config.c), and that rocect(8) and the admin
+guide name each of them.
 
     spec_check.py [TOP]      exit 0 if they agree, else 1 with the list
 """
@@ -23,6 +24,8 @@ SPEC = f'{TOP}/Documentation/netlink/specs/rocect.yaml'
 UAPI = f'{TOP}/uapi/linux/rocect.h'
 CLI_STATS = f'{TOP}/tools/rocect/stats.c'
 CLI_CONFIG = f'{TOP}/tools/rocect/config.c'
+MAN = f'{TOP}/tools/rocect/rocect.8'
+GUIDE = f'{TOP}/Documentation/admin-guide.rst'
 
 problems = []
 
@@ -108,6 +111,22 @@ def check_cli(spec, values, set_name, path, pattern, wanted, swap=False):
                             f'the spec {a["name"]!r}')
 
 
+def check_docs(spec):
+    """rocect(8) and the admin guide name every counter and setting."""
+    man = re.sub(r'\\f[BIRP]', ' ', open(MAN).read()).replace('\\-', '-')
+    guide = open(GUIDE).read()
+    for set_name in ('stats', 'config'):
+        aset = next(s for s in spec['attribute-sets'] if s['name'] == set_name)
+        for a in aset['attributes']:
+            if a['type'] == 'pad':
+                continue
+            word = r'(?<![\w-])' + re.escape(a['name']) + r'(?![\w-])'
+            if not re.search(word, man):
+                problems.append(f'rocect.8: no {set_name} {a["name"]}')
+            if not re.search(r'``[^`]*' + word + r'[^`]*``', guide):
+                problems.append(f'admin-guide.rst: no {set_name} {a["name"]}')
+
+
 def main():
     spec = yaml.safe_load(open(SPEC))
     values, enums = parse_header(open(UAPI).read())
@@ -147,6 +166,8 @@ def main():
               r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
     check_cli(spec, values, 'config', CLI_CONFIG, r'\{\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
+
+    check_docs(spec)
 
     for p in problems:
         print(p)
