@@ -31,8 +31,18 @@ router_setup()
 {
 	local i
 
+	# One FIFO per link, long enough for a slow guest's backlog: the
+	# default fq_codel lets B's ACKs overtake R's queued CNPs (A then
+	# finishes, and stops capturing, before they arrive) and drops from
+	# the fattest flow after the enqueue said yes. In a FIFO the CNPs R
+	# counts as sent are those A receives, in order. (A kernel without
+	# NET_SCHED, the debug one, has only pfifo_fast: FIFOs by priority.)
 	for i in 0 1; do
-		ip link set "eth$i" up &&
+		ip link set "eth$i" up || return 1
+		if tc qdisc show dev "eth$i" | grep -q fq_codel; then
+			tc qdisc replace dev "eth$i" root pfifo limit 20000 ||
+				return 1
+		fi
 		ip addr add "10.0.$((i + 1)).254/24" dev "eth$i" &&
 		ip addr add "fd00:$((i + 1))::fe/64" dev "eth$i" nodad || return 1
 	done
