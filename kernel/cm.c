@@ -10,6 +10,7 @@
 #include <uapi/linux/rocect.h>
 
 #include "cm.h"
+#include "events.h"
 #include "expect.h"
 #include "netns.h"
 
@@ -177,6 +178,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 	struct rocect_net *rn = rocect_net(net);
 	u16 zone = nf_ct_zone(ct)->id;
 	struct cm_todo todo = { 0 };
+	struct rocect_events events;
 	enum roce_cm_state state, next;
 	enum roce_cm_action act;
 	struct rocect_conn_key k;
@@ -186,7 +188,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 	if (!roce_cm_event_of(&pkt->cm, &ev))
 		return;
 
-	spin_lock_bh(&rn->lock);
+	rocect_net_lock(rn, &events);
 	conn = find_conn(rn, pkt, ev, zone, &k);
 	state = conn ? conn->state : ROCE_CS_NONE;
 	act = roce_cm_step(state, ev, &next);
@@ -235,7 +237,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 		todo.keepalive = act == ROCE_CM_ACT_UPDATE &&
 				 next == ROCE_CS_ESTABLISHED;
 	}
-	spin_unlock_bh(&rn->lock);
+	rocect_net_unlock(rn, &events);
 
 	/* The flows of this connection are related to the CM conntrack. */
 	if (todo.reverse)
@@ -271,27 +273,28 @@ void rocect_cm_data(struct net *net, struct nf_conn *ct,
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_events events;
 	enum roce_cm_state next;
 
 	if (qp->dir != 0)
 		return;
 	if (READ_ONCE(conn->state) == ROCE_CS_REP) {
-		spin_lock_bh(&rn->lock);
+		rocect_net_lock(rn, &events);
 		if (qp->linked && roce_cm_step(conn->state,
 					       ROCE_CM_EV_DATA_TO_PASSIVE,
 					       &next) == ROCE_CM_ACT_UPDATE)
 			rocect_conn_set_state(net, conn, next);
-		spin_unlock_bh(&rn->lock);
+		rocect_net_unlock(rn, &events);
 	}
 	if (conn->sidr && pkt->has_deth && !READ_ONCE(conn->qp[1].linked)) {
-		spin_lock_bh(&rn->lock);
+		rocect_net_lock(rn, &events);
 		if (qp->linked && !conn->qp[1].linked) {
 			WRITE_ONCE(conn->qp[0].sqpn, pkt->deth_src_qp);
 			conn->qp[1].key.dqpn = pkt->deth_src_qp;
 			conn->qp[1].sqpn = conn->qp[0].key.dqpn;
 			link_qp(net, conn, 1);
 		}
-		spin_unlock_bh(&rn->lock);
+		rocect_net_unlock(rn, &events);
 	}
 	if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
 		rocect_expect_keepalive(rn, ct, skb, &conn->qp[0].key.saddr,

@@ -2,7 +2,10 @@
 #ifndef _ROCECT_CONFIG_H
 #define _ROCECT_CONFIG_H
 
+#include <linux/limits.h>
+#include <net/netlink.h>
 #include <linux/types.h>
+#include <uapi/linux/rocect.h>
 
 struct rocect_net;
 
@@ -17,48 +20,31 @@ enum rocect_config_limits {
 	ROCECT_CNP_MAX_RATE_MAX		= 10000000,
 };
 
+/* The settings by index, in settings.h order: ROCECT_CFG_<name>. */
+enum rocect_setting {
+#define ROCECT_SETTING(name, attr, type, lo, hi, def)	ROCECT_CFG_##name,
+#include "settings.h"
+#undef ROCECT_SETTING
+	ROCECT_CFG_COUNT
+};
+
 /**
- * struct rocect_config - runtime configuration of one namespace
- * @max_qps: most QP entries in the table
- * @max_conns: most tracked CM connections
- * @idle_timeout: seconds after which an idle learned entry expires
- * @timewait_timeout: seconds a disconnected entry stays in TIMEWAIT
- * @half_open_timeout: seconds a connection may stay in REQ or REP without
- *	a CM message
- * @unknown_qp: &enum rocect_unknown_qp_policy for data to unknown QPs
- * @rp_check: CM MADs count only if their source routes back through the
- *	interface they came in on
- * @cnp: send CNPs for CE-marked data of known QPs
- * @cnp_dscp: DSCP of CNPs
- * @cnp_ecn: ECN codepoint of CNPs
- * @cnp_ttl: TTL or hop limit of CNPs
- * @cnp_clear_ce: forward a packet that caused a CNP as ECT(0)
- * @cnp_interval: least microseconds between two CNPs to one QP
- * @cnp_max_rate: most CNPs per second, all QPs together
- * @cnp_priority: skb priority of CNPs
- * @cnp_sport: UDP source port of CNPs, or %ROCECT_CNP_SPORT_COPY
+ * struct rocect_config - the settings of one namespace
+ * @val: each setting's value, by &enum rocect_setting (settings.h says
+ *	what each means)
  *
- * Read locklessly (READ_ONCE) on the packet path; written under the genl
- * mutex.
+ * Read locklessly with rocect_cfg() on the packet path; written under the
+ * genl mutex.
  */
 struct rocect_config {
-	u32 max_qps;
-	u32 max_conns;
-	u32 idle_timeout;
-	u32 timewait_timeout;
-	u32 half_open_timeout;
-	u8 unknown_qp;
-	u8 rp_check;
-	u8 cnp;
-	u8 cnp_dscp;
-	u8 cnp_ecn;
-	u8 cnp_ttl;
-	u8 cnp_clear_ce;
-	u32 cnp_interval;
-	u32 cnp_max_rate;
-	u32 cnp_priority;
-	u32 cnp_sport;
+	u32 val[ROCECT_CFG_COUNT];
 };
+
+/* A setting's value, by its name in settings.h. */
+#define rocect_cfg(c, name)	READ_ONCE((c)->val[ROCECT_CFG_##name])
+
+/* Each setting's range, by &enum rocect_setting. */
+extern struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT];
 
 int rocect_config_check_defaults(void);
 void rocect_config_net_init(struct rocect_net *rn);

@@ -11,8 +11,9 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
-#include "netlink.h"
+#include "events.h"
 #include "netns.h"
+#include "walk.h"
 
 /* How often the collector looks for expired connections. */
 #define GC_INTERVAL	HZ
@@ -97,6 +98,18 @@ u8 rocect_conn_uapi_state(enum roce_cm_state state)
 }
 
 /**
+ * rocect_conn_walk_enter() - begin a dump's walk of the connections
+ * @rn: the namespace's state
+ * @w: the walk; rocect_walk_exit() ends it
+ */
+void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
+{
+	rhashtable_walk_enter(&rn->conns.ht, &w->iter);
+	w->gen = &rn->conns.gen;
+	w->restarts = 0;
+}
+
+/**
  * rocect_conn_create() - start tracking a connection, in state REQ
  * @net: the namespace
  * @key: addresses, zone, family and the active side's ID
@@ -117,7 +130,7 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 	int i;
 
 	lockdep_assert_held(&rn->lock);
-	if (rn->conns.count >= READ_ONCE(rn->config.max_conns)) {
+	if (rn->conns.count >= rocect_cfg(&rn->config, max_conns)) {
 		conn = list_first_entry_or_null(&rn->conns.half_open,
 						struct rocect_conn, half_open);
 		if (!conn) {
@@ -256,12 +269,12 @@ static unsigned long conn_deadline(struct rocect_net *rn,
 
 	if (state == ROCE_CS_TIMEWAIT || state == ROCE_CS_REJECTED)
 		return stamp(READ_ONCE(conn->changed)) +
-		       READ_ONCE(rn->config.timewait_timeout) * HZ;
+		       rocect_cfg(&rn->config, timewait_timeout) * HZ;
 	if (half_open(state))
 		return rocect_conn_last_active(conn) +
-		       READ_ONCE(rn->config.half_open_timeout) * HZ;
+		       rocect_cfg(&rn->config, half_open_timeout) * HZ;
 	return rocect_conn_last_active(conn) +
-	       READ_ONCE(rn->config.idle_timeout) * HZ;
+	       rocect_cfg(&rn->config, idle_timeout) * HZ;
 }
 
 /**
@@ -285,7 +298,7 @@ bool rocect_conn_replaceable(struct rocect_net *rn,
 	    state == ROCE_CS_REJECTED)
 		return true;
 	return time_after(jiffies, rocect_conn_last_active(conn) +
-			  READ_ONCE(rn->config.half_open_timeout) * HZ);
+			  rocect_cfg(&rn->config, half_open_timeout) * HZ);
 }
 
 /**
@@ -311,6 +324,7 @@ static void conn_gc(struct work_struct *work)
 	struct rhashtable_iter iter;
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
+	struct rocect_events ev;
 	unsigned int n = 0;
 
 	rhashtable_walk_enter(&rn->conns.ht, &iter);
@@ -333,13 +347,13 @@ static void conn_gc(struct work_struct *work)
 		}
 		if (time_before(jiffies, conn_deadline(rn, conn)))
 			continue;
-		spin_lock_bh(&rn->lock);
+		rocect_net_lock(rn, &ev);
 		/* Still there, and still due? A CM message may have won. */
 		key_of(conn, &k);
 		if (rocect_conn_lookup(rn, &k) == conn &&
 		    !time_before(jiffies, conn_deadline(rn, conn)))
 			rocect_conn_destroy(net, conn, true);
-		spin_unlock_bh(&rn->lock);
+		rocect_net_unlock(rn, &ev);
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);

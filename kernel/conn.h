@@ -92,7 +92,9 @@ struct rocect_conn_table {
 };
 
 struct rocect_net;
+struct rocect_walk;
 
+void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_conn_lookup(struct rocect_net *rn,
 				       const struct rocect_conn_key *key);
 struct rocect_conn *rocect_conn_create(struct net *net,

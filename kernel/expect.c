@@ -151,7 +151,7 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 			     const union nf_inet_addr *passive, bool reverse)
 {
 	struct nf_conn *master = expect_master(ct);
-	u32 idle = READ_ONCE(rn->config.idle_timeout) * HZ;
+	u32 idle = rocect_cfg(&rn->config, idle_timeout) * HZ;
 	u32 period = clamp_t(u32, idle / 4, HZ, 60 * HZ);
 	u32 now = jiffies, last, *stamp;
 

@@ -21,7 +21,7 @@
 #include "expect.h"
 #include "helper.h"
 #include "netns.h"
-#include "np.h"
+#include "cnp_policy.h"
 #include "rpcheck.h"
 #include "wire.h"
 
@@ -39,7 +39,7 @@ static unsigned int nr_helpers;
 /* Does the namespace drop what it cannot vouch for? */
 static bool strict(const struct rocect_net *rn)
 {
-	return READ_ONCE(rn->config.unknown_qp) == ROCECT_UNKNOWN_QP_DROP;
+	return rocect_cfg(&rn->config, unknown_qp) == ROCECT_UNKNOWN_QP_DROP;
 }
 
 /*
@@ -86,7 +86,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (INET_ECN_is_ce(pkt->tos))
-		rocect_np_ce(net, skb, qp, pkt);
+		rocect_cnp_ce(net, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)

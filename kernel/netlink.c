@@ -7,12 +7,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
-#include <linux/rhashtable.h>
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
 
 #include "netlink.h"
 #include "netns.h"
+#include "walk.h"
 
 static struct genl_family rocect_family;
 
@@ -37,64 +37,24 @@ static const struct nla_policy qp_policy[ROCECT_A_QP_MAX + 1] = {
 	[ROCECT_A_QP_STATE]	= NLA_POLICY_MAX(NLA_U8, ROCECT_STATE_MAX),
 };
 
-static struct netlink_range_validation max_qps_range = {
-	.min = 1, .max = ROCECT_MAX_QPS_MAX,
-};
-
-static struct netlink_range_validation max_conns_range = {
-	.min = 1, .max = ROCECT_MAX_CONNS_MAX,
-};
-
-static struct netlink_range_validation cnp_interval_range = {
-	.min = 1, .max = ROCECT_CNP_INTERVAL_MAX,
-};
-
-static struct netlink_range_validation cnp_rate_range = {
-	.min = 1, .max = ROCECT_CNP_MAX_RATE_MAX,
-};
-
-static struct netlink_range_validation cnp_sport_range = {
-	.max = ROCECT_CNP_SPORT_COPY,
-};
-
-static struct netlink_range_validation idle_range = {
-	.min = 1, .max = ROCECT_IDLE_TIMEOUT_MAX,
-};
-
-static struct netlink_range_validation timewait_range = {
-	.min = 1, .max = ROCECT_TIMEWAIT_TIMEOUT_MAX,
-};
-
-static struct netlink_range_validation half_open_range = {
-	.min = 1, .max = ROCECT_HALF_OPEN_TIMEOUT_MAX,
-};
+#define ROCECT_NLA_u8	NLA_U8
+#define ROCECT_NLA_u32	NLA_U32
 
 static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
-	[ROCECT_A_CONFIG_MAX_QPS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &max_qps_range),
-	[ROCECT_A_CONFIG_IDLE_TIMEOUT] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &idle_range),
-	[ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &timewait_range),
-	[ROCECT_A_CONFIG_UNKNOWN_QP] =
-		NLA_POLICY_MAX(NLA_U8, ROCECT_UNKNOWN_QP_MAX),
-	[ROCECT_A_CONFIG_MAX_CONNS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &max_conns_range),
-	[ROCECT_A_CONFIG_CNP] = NLA_POLICY_MAX(NLA_U8, 1),
-	[ROCECT_A_CONFIG_CNP_INTERVAL_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_interval_range),
-	[ROCECT_A_CONFIG_CNP_MAX_RATE] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_rate_range),
-	[ROCECT_A_CONFIG_CNP_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
-	[ROCECT_A_CONFIG_CNP_ECN] = NLA_POLICY_MAX(NLA_U8, 3),
-	[ROCECT_A_CONFIG_CNP_PRIORITY] = { .type = NLA_U32 },
-	[ROCECT_A_CONFIG_CNP_TTL] = NLA_POLICY_MIN(NLA_U8, 1),
-	[ROCECT_A_CONFIG_CNP_SPORT] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &cnp_sport_range),
-	[ROCECT_A_CONFIG_CNP_CLEAR_CE] = NLA_POLICY_MAX(NLA_U8, 1),
-	[ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &half_open_range),
-	[ROCECT_A_CONFIG_RP_CHECK] = NLA_POLICY_MAX(NLA_U8, 1),
+#define ROCECT_SETTING(name, attr, type, lo, hi, def)		\
+	[ROCECT_A_CONFIG_##attr] =					\
+		NLA_POLICY_FULL_RANGE(ROCECT_NLA_##type,		\
+				      &rocect_config_ranges[ROCECT_CFG_##name]),
+#include "settings.h"
+#undef ROCECT_SETTING
+};
+
+/* The attribute of each setting, in settings.h order. */
+static const u8 config_attrs[ROCECT_CFG_COUNT] = {
+#define ROCECT_SETTING(name, attr, type, lo, hi, def)		\
+	[ROCECT_CFG_##name] = ROCECT_A_CONFIG_##attr,
+#include "settings.h"
+#undef ROCECT_SETTING
 };
 
 /* The attributes of a dump request: 6.6 moved them into a genl_info. */
@@ -136,24 +96,7 @@ static int get_addr(struct nlattr **tb, int a4, int a6,
 	return 0;
 }
 
-/**
- * struct qp_filter - what a request says about QP entries
- * @key: zone, family, addresses, destination QP
- * @has_saddr: @key.saddr was given
- * @has_daddr: @key.daddr was given
- * @has_dqpn: @key.dqpn was given
- * @has_zone: @key.zone was given
- * @sqpn: source QP, or -1
- * @origin: &enum rocect_origin, or -1
- * @state: &enum rocect_state, or -1
- */
-struct qp_filter {
-	struct rocect_qp_key key;
-	bool has_saddr, has_daddr, has_dqpn, has_zone;
-	int sqpn, origin, state;
-};
-
-static int parse_filter(struct nlattr **tb, struct qp_filter *f,
+static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
 			struct netlink_ext_ack *extack)
 {
 	int err;
@@ -182,7 +125,7 @@ static int parse_filter(struct nlattr **tb, struct qp_filter *f,
 }
 
 /* The whole key is required: both addresses and the destination QP. */
-static int parse_key(struct genl_info *info, struct qp_filter *f)
+static int parse_key(struct genl_info *info, struct rocect_qp_filter *f)
 {
 	struct nlattr **tb = info->attrs;
 	int err;
@@ -201,20 +144,6 @@ static int parse_key(struct genl_info *info, struct qp_filter *f)
 	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_DQPN))
 		return -EINVAL;
 	return 0;
-}
-
-static bool qp_match(const struct rocect_qp *qp, const struct qp_filter *f)
-{
-	const struct rocect_qp_key *k = &qp->key;
-
-	return (!f->key.family || k->family == f->key.family) &&
-	       (!f->has_zone || k->zone == f->key.zone) &&
-	       (!f->has_saddr || nf_inet_addr_cmp(&k->saddr, &f->key.saddr)) &&
-	       (!f->has_daddr || nf_inet_addr_cmp(&k->daddr, &f->key.daddr)) &&
-	       (!f->has_dqpn || k->dqpn == f->key.dqpn) &&
-	       (f->sqpn < 0 || qp->sqpn == f->sqpn) &&
-	       (f->origin < 0 || qp->origin == f->origin) &&
-	       (f->state < 0 || qp->state == f->state);
 }
 
 static int put_addr(struct sk_buff *skb, int a4, int a6, u8 family,
@@ -300,7 +229,7 @@ static int qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
 	struct rocect_qp *qp;
-	struct qp_filter f;
+	struct rocect_qp_filter f;
 	int err;
 
 	err = parse_key(info, &f);
@@ -315,33 +244,11 @@ static int qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* Find the one entry for (zone, daddr, dqpn) when no source is given. */
-static struct rocect_qp *query_scan(struct rocect_net *rn,
-				    const struct qp_filter *f, int *matches)
-{
-	struct rocect_qp *qp, *found = NULL;
-	struct rhashtable_iter iter;
-
-	*matches = 0;
-	rhashtable_walk_enter(&rn->qps.ht, &iter);
-	rhashtable_walk_start(&iter);
-	while ((qp = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(qp) || !qp_match(qp, f))
-			continue;
-		if (found != qp)
-			(*matches)++;
-		found = qp;
-	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
-	return found;
-}
-
 static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
 	struct rocect_qp *qp;
-	struct qp_filter f;
+	struct rocect_qp_filter f;
 	int err, matches = 1;
 
 	err = parse_filter(info->attrs, &f, info->extack);
@@ -362,7 +269,7 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 	if (f.has_saddr)
 		qp = rocect_qp_lookup(rn, &f.key);
 	else
-		qp = query_scan(rn, &f, &matches);
+		qp = rocect_qp_find_one(rn, &f, &matches);
 	if (!qp) {
 		NL_SET_ERR_MSG(info->extack, "no QP entry for this destination");
 		err = -ENOENT;
@@ -378,95 +285,50 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /**
- * struct table_dump - state of a table dump across recvmsg() calls
- * @iter: position in the table
- * @filter: what to show (QP dumps)
- * @qps: the dump shows QP entries, which QP and connection changes alter;
- *	else connections, which only connection changes alter
- * @restarts: times the walk restarted after a resize (duplicates possible)
+ * struct qp_dump_ctx - a QP dump across recvmsg() calls
+ * @walk: its position in the QP table
+ * @filter: which entries it shows
  */
-struct table_dump {
-	struct rhashtable_iter iter;
-	struct qp_filter filter;
-	bool qps;
-	unsigned int restarts;
+struct qp_dump_ctx {
+	struct rocect_walk walk;
+	struct rocect_qp_filter filter;
 };
 
-/*
- * What the dump's messages are checked against: a change of it between
- * two messages (an entry added or removed, a connection changed, a resize
- * that restarted the walk) flags the dump NLM_F_DUMP_INTR.
+/**
+ * struct conn_dump_ctx - a connection dump across recvmsg() calls
+ * @walk: its position in the connection table
  */
-static unsigned int dump_gen(struct rocect_net *rn, const struct table_dump *d)
-{
-	unsigned int gen = atomic_read(&rn->conns.gen) + d->restarts;
-
-	return d->qps ? gen + atomic_read(&rn->qps.gen) : gen;
-}
-
-static int dump_start(struct netlink_callback *cb, struct rhashtable *ht)
-{
-	struct table_dump *d;
-	int err;
-
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d)
-		return -ENOMEM;
-	d->qps = ht == &rocect_net(sock_net(cb->skb->sk))->qps.ht;
-	if (d->qps) {
-		err = parse_filter(dump_attrs(cb), &d->filter, cb->extack);
-		if (err) {
-			kfree(d);
-			return err;
-		}
-	}
-	rhashtable_walk_enter(ht, &d->iter);
-	cb->args[0] = (long)d;
-	return 0;
-}
-
-static int dump_done(struct netlink_callback *cb)
-{
-	struct table_dump *d = (struct table_dump *)cb->args[0];
-
-	if (d) {
-		rhashtable_walk_exit(&d->iter);
-		kfree(d);
-	}
-	return 0;
-}
+struct conn_dump_ctx {
+	struct rocect_walk walk;
+};
 
 /*
  * Walk a table into dump messages, one object a message. @fill returns 1
  * for an object the dump skips, 0 when it added it, -EMSGSIZE when the
- * message is full: that object is then the first of the next message.
+ * message is full: that object is then the first of the next message. A
+ * change of the table between two messages, or a resize that restarted
+ * the walk, flags the dump NLM_F_DUMP_INTR.
  */
-static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct rocect_walk *w, u8 cmd,
 		     int (*fill)(struct sk_buff *, struct net *, void *,
-				 const struct table_dump *))
+				 const void *),
+		     const void *arg)
 {
-	struct table_dump *d = (struct table_dump *)cb->args[0];
 	struct net *net = sock_net(skb->sk);
 	void *obj, *hdr;
 	int err;
 
-	rhashtable_walk_start(&d->iter);
-	while ((obj = rhashtable_walk_peek(&d->iter))) {
-		if (IS_ERR(obj)) {
-			if (PTR_ERR(obj) != -EAGAIN)
-				break;
-			/* A resize restarted the walk: flag the dump. */
-			d->restarts++;
-			continue;
-		}
-		cb->seq = dump_gen(rocect_net(net), d);
+	rocect_walk_start(w);
+	while ((obj = rocect_walk_peek(w))) {
+		cb->seq = rocect_walk_gen(w);
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rocect_family,
 				  NLM_F_MULTI, cmd);
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
-		err = fill(skb, net, obj, d);
+		err = fill(skb, net, obj, arg);
 		if (err < 0) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -475,37 +337,76 @@ static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 			genlmsg_cancel(skb, hdr);
 		else
 			genlmsg_end(skb, hdr);
-		rhashtable_walk_next(&d->iter);
+		rocect_walk_next(w);
 	}
-	rhashtable_walk_stop(&d->iter);
+	rocect_walk_stop(w);
 	return skb->len;
+}
+
+/* A dump's end; both contexts begin with their walk. */
+static int dump_done(struct netlink_callback *cb)
+{
+	struct rocect_walk *w = (struct rocect_walk *)cb->args[0];
+
+	BUILD_BUG_ON(offsetof(struct qp_dump_ctx, walk) != 0);
+	BUILD_BUG_ON(offsetof(struct conn_dump_ctx, walk) != 0);
+	if (w) {
+		rocect_walk_exit(w);
+		kfree(w);
+	}
+	return 0;
 }
 
 static int qp_dump_start(struct netlink_callback *cb)
 {
-	return dump_start(cb, &rocect_net(sock_net(cb->skb->sk))->qps.ht);
+	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
+	struct qp_dump_ctx *ctx;
+	int err;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	err = parse_filter(dump_attrs(cb), &ctx->filter, cb->extack);
+	if (err) {
+		kfree(ctx);
+		return err;
+	}
+	rocect_qp_walk_enter(rn, &ctx->walk);
+	cb->args[0] = (long)ctx;
+	return 0;
 }
 
 static int qp_dump_one(struct sk_buff *skb, struct net *net, void *obj,
-		       const struct table_dump *d)
+		       const void *filter)
 {
-	if (!qp_match(obj, &d->filter))
+	if (!rocect_qp_match(obj, filter))
 		return 1;
 	return fill_qp(skb, net, obj);
 }
 
 static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return dump_walk(skb, cb, ROCECT_CMD_QP_GET, qp_dump_one);
+	struct qp_dump_ctx *ctx = (struct qp_dump_ctx *)cb->args[0];
+
+	return dump_walk(skb, cb, &ctx->walk, ROCECT_CMD_QP_GET, qp_dump_one,
+			 &ctx->filter);
 }
 
 static int conn_dump_start(struct netlink_callback *cb)
 {
-	return dump_start(cb, &rocect_net(sock_net(cb->skb->sk))->conns.ht);
+	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
+	struct conn_dump_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	rocect_conn_walk_enter(rn, &ctx->walk);
+	cb->args[0] = (long)ctx;
+	return 0;
 }
 
 static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
-			 const struct table_dump *d)
+			 const void *unused)
 {
 	const struct rocect_conn *c = obj;
 	const struct rocect_qp_key *k = &c->qp[0].key;
@@ -554,12 +455,15 @@ static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
 
 static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return dump_walk(skb, cb, ROCECT_CMD_CONN_GET, conn_dump_one);
+	struct conn_dump_ctx *ctx = (struct conn_dump_ctx *)cb->args[0];
+
+	return dump_walk(skb, cb, &ctx->walk, ROCECT_CMD_CONN_GET,
+			 conn_dump_one, NULL);
 }
 
 static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct qp_filter f;
+	struct rocect_qp_filter f;
 	int err;
 
 	err = parse_key(info, &f);
@@ -578,7 +482,7 @@ static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct qp_filter f;
+	struct rocect_qp_filter f;
 	int err;
 
 	err = parse_key(info, &f);
@@ -647,53 +551,19 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 	return 0;
 }
 
-/*
- * Where each setting lives. Its width is its attribute's (config_policy):
- * u8 attributes go to u8 fields, u32 ones to u32 fields.
- */
-static const struct {
-	u8 attr;
-	u16 offset;
-} config_fields[] = {
-	{ ROCECT_A_CONFIG_MAX_QPS, offsetof(struct rocect_config, max_qps) },
-	{ ROCECT_A_CONFIG_MAX_CONNS, offsetof(struct rocect_config, max_conns) },
-	{ ROCECT_A_CONFIG_IDLE_TIMEOUT,
-	  offsetof(struct rocect_config, idle_timeout) },
-	{ ROCECT_A_CONFIG_TIMEWAIT_TIMEOUT,
-	  offsetof(struct rocect_config, timewait_timeout) },
-	{ ROCECT_A_CONFIG_UNKNOWN_QP, offsetof(struct rocect_config, unknown_qp) },
-	{ ROCECT_A_CONFIG_CNP, offsetof(struct rocect_config, cnp) },
-	{ ROCECT_A_CONFIG_CNP_INTERVAL_US,
-	  offsetof(struct rocect_config, cnp_interval) },
-	{ ROCECT_A_CONFIG_CNP_MAX_RATE,
-	  offsetof(struct rocect_config, cnp_max_rate) },
-	{ ROCECT_A_CONFIG_CNP_DSCP, offsetof(struct rocect_config, cnp_dscp) },
-	{ ROCECT_A_CONFIG_CNP_ECN, offsetof(struct rocect_config, cnp_ecn) },
-	{ ROCECT_A_CONFIG_CNP_PRIORITY,
-	  offsetof(struct rocect_config, cnp_priority) },
-	{ ROCECT_A_CONFIG_CNP_TTL, offsetof(struct rocect_config, cnp_ttl) },
-	{ ROCECT_A_CONFIG_CNP_SPORT, offsetof(struct rocect_config, cnp_sport) },
-	{ ROCECT_A_CONFIG_CNP_CLEAR_CE,
-	  offsetof(struct rocect_config, cnp_clear_ce) },
-	{ ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT,
-	  offsetof(struct rocect_config, half_open_timeout) },
-	{ ROCECT_A_CONFIG_RP_CHECK, offsetof(struct rocect_config, rp_check) },
-};
-
 static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 {
-	const u8 *c = (const u8 *)&rn->config;
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < ARRAY_SIZE(config_fields); i++) {
-		u8 attr = config_fields[i].attr;
-		const u8 *f = c + config_fields[i].offset;
+	for (i = 0; i < ROCECT_CFG_COUNT; i++) {
+		u8 attr = config_attrs[i];
+		u32 val = READ_ONCE(rn->config.val[i]);
 
 		if (config_policy[attr].type == NLA_U8)
-			err = nla_put_u8(skb, attr, READ_ONCE(*f));
+			err = nla_put_u8(skb, attr, val);
 		else
-			err = nla_put_u32(skb, attr, READ_ONCE(*(const u32 *)f));
+			err = nla_put_u32(skb, attr, val);
 		if (err)
 			return -EMSGSIZE;
 	}
@@ -737,21 +607,20 @@ static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u8 *c = (u8 *)&rocect_net(genl_info_net(info))->config;
+	struct rocect_config *c = &rocect_net(genl_info_net(info))->config;
 	struct nlattr **tb = info->attrs;
 	unsigned int i, n = 0;
 
 	/* The policy has checked every range: apply all or nothing. */
-	for (i = 0; i < ARRAY_SIZE(config_fields); i++) {
-		const struct nlattr *a = tb[config_fields[i].attr];
-		u8 *f = c + config_fields[i].offset;
+	for (i = 0; i < ROCECT_CFG_COUNT; i++) {
+		const struct nlattr *a = tb[config_attrs[i]];
 
 		if (!a)
 			continue;
-		if (config_policy[config_fields[i].attr].type == NLA_U8)
-			WRITE_ONCE(*f, nla_get_u8(a));
+		if (config_policy[config_attrs[i]].type == NLA_U8)
+			WRITE_ONCE(c->val[i], nla_get_u8(a));
 		else
-			WRITE_ONCE(*(u32 *)f, nla_get_u32(a));
+			WRITE_ONCE(c->val[i], nla_get_u32(a));
 		n++;
 	}
 	if (!n) {
@@ -765,7 +634,7 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct rocect_qp *qp;
-	struct qp_filter f;
+	struct rocect_qp_filter f;
 	int err;
 
 	err = parse_key(info, &f);
@@ -777,7 +646,7 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "no such QP entry");
 		err = -ENOENT;
 	} else {
-		err = rocect_np_send(net, qp);
+		err = rocect_cnp_send(net, qp);
 		if (err == -ENOBUFS)
 			NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
 		else if (err)
@@ -787,16 +656,19 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/**
- * rocect_nl_qp_notify() - announce an entry's creation, change or deletion
- * @net: its namespace
- * @qp: the entry
- * @cmd: ROCECT_CMD_QP_CREATE_NTF, _CHANGE_NTF or _DELETE_NTF
- *
- * Context: any; allocates atomically. Costs nothing without listeners.
+/*
+ * Announce an entry's creation, change or deletion (events.c calls this
+ * after the namespace's lock is dropped, under RCU, maybe in softirq).
+ * Costs nothing without listeners.
  */
-void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd)
+static void qp_notify(struct net *net, const struct rocect_qp *qp,
+		      enum rocect_event what)
 {
+	static const u8 cmd[] = {
+		[ROCECT_EV_CREATE] = ROCECT_CMD_QP_CREATE_NTF,
+		[ROCECT_EV_CHANGE] = ROCECT_CMD_QP_CHANGE_NTF,
+		[ROCECT_EV_DELETE] = ROCECT_CMD_QP_DELETE_NTF,
+	};
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -805,7 +677,7 @@ void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &rocect_family, 0, cmd);
+	hdr = genlmsg_put(msg, 0, 0, &rocect_family, 0, cmd[what]);
 	if (!hdr || fill_qp(msg, net, qp)) {
 		nlmsg_free(msg);
 		return;
@@ -814,6 +686,10 @@ void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd)
 	genlmsg_multicast_netns(&rocect_family, net, msg, 0,
 				ROCECT_MCGRP_EVENTS_ID, GFP_ATOMIC);
 }
+
+static const struct rocect_event_sink qp_events = {
+	.send = qp_notify,
+};
 
 static const struct genl_ops rocect_ops[] = {
 	{
@@ -916,6 +792,8 @@ static struct genl_family rocect_family __ro_after_init = {
  */
 int rocect_nl_init(void)
 {
+	int err;
+
 	/* The uapi numbers the counters like the wire library's enums. */
 	BUILD_BUG_ON((int)__ROCECT_CLASS_MAX != (int)ROCE_CLASS_MAX);
 	BUILD_BUG_ON((int)__ROCECT_MALFORMED_MAX != (int)ROCE_MAL_MAX);
@@ -923,7 +801,11 @@ int rocect_nl_init(void)
 	BUILD_BUG_ON((int)ROCECT_CLASS_CNP != (int)ROCE_CLASS_CNP);
 	BUILD_BUG_ON((int)ROCECT_MALFORMED_MAD_LEN != (int)ROCE_MAL_MAD_LEN);
 	BUILD_BUG_ON((int)ROCECT_CM_APR != (int)ROCE_CM_KIND_APR);
-	return genl_register_family(&rocect_family);
+	err = genl_register_family(&rocect_family);
+	if (err)
+		return err;
+	rocect_events_register(&qp_events);
+	return 0;
 }
 
 /**
@@ -931,5 +813,6 @@ int rocect_nl_init(void)
  */
 void rocect_nl_exit(void)
 {
+	rocect_events_unregister();
 	genl_unregister_family(&rocect_family);
 }

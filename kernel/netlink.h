@@ -4,9 +4,6 @@
 
 #include <net/net_namespace.h>
 
-struct rocect_qp;
-
-void rocect_nl_qp_notify(struct net *net, const struct rocect_qp *qp, u8 cmd);
 int rocect_nl_init(void);
 void rocect_nl_exit(void);
 

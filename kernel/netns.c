@@ -28,7 +28,7 @@ static int __net_init rocect_net_init(struct net *net)
 	rn->net = net;
 	spin_lock_init(&rn->lock);
 	rocect_config_net_init(rn);
-	rocect_np_net_init(&rn->np);
+	rocect_cnp_net_init(&rn->np);
 	err = rocect_stats_net_init(rn);
 	if (err)
 		return err;

@@ -8,7 +8,8 @@
 
 #include "config.h"
 #include "conn.h"
-#include "np.h"
+#include "events.h"
+#include "cnp_policy.h"
 #include "qp.h"
 #include "stats.h"
 
@@ -17,7 +18,10 @@
  * @net: the namespace
  * @stats: per-CPU counters
  * @config: runtime configuration
- * @lock: serialises changes of @qps and @conns; lookups need only RCU
+ * @lock: serialises changes of @qps and @conns; lookups need only RCU.
+ *	Taken with rocect_net_lock(), which sends the changes' events after
+ *	it is dropped
+ * @events: the current lock holder's queued events
  * @qps: the QP table
  * @conns: the tracked CM connections
  * @np: the CNP budget
@@ -27,9 +31,10 @@ struct rocect_net {
 	struct rocect_stats __percpu *stats;
 	struct rocect_config config;
 	spinlock_t lock;	/* changes of qps and conns */
+	struct rocect_events *events;
 	struct rocect_qp_table qps;
 	struct rocect_conn_table conns;
-	struct rocect_np_bucket np;
+	struct rocect_cnp_bucket np;
 };
 
 struct rocect_net *rocect_net(const struct net *net);

@@ -2,7 +2,7 @@
 /*
  * The QP table of a namespace: (zone, addresses, destination QP) -> source
  * QP. Packet-path lookups are lock-free (RCU rhashtable); changes take the
- * namespace's lock and announce themselves on the "events" multicast group.
+ * namespace's lock and queue their events, sent once it is dropped.
  * Learned entries belong to a connection (conn.c); managed ones are added
  * and deleted through netlink.
  */
@@ -11,9 +11,9 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
-#include "netlink.h"
+#include "events.h"
 #include "netns.h"
-#include "np.h"
+#include "walk.h"
 
 /* Entries the flush deletes before it lets others run. */
 #define FLUSH_BATCH	256
@@ -69,6 +69,72 @@ struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 }
 
 /**
+ * rocect_qp_match() - whether an entry is one a filter names
+ * @qp: the entry
+ * @f: the filter
+ *
+ * Return: true if every field the filter gives matches.
+ */
+bool rocect_qp_match(const struct rocect_qp *qp,
+		     const struct rocect_qp_filter *f)
+{
+	const struct rocect_qp_key *k = &qp->key;
+
+	return (!f->key.family || k->family == f->key.family) &&
+	       (!f->has_zone || k->zone == f->key.zone) &&
+	       (!f->has_saddr || nf_inet_addr_cmp(&k->saddr, &f->key.saddr)) &&
+	       (!f->has_daddr || nf_inet_addr_cmp(&k->daddr, &f->key.daddr)) &&
+	       (!f->has_dqpn || k->dqpn == f->key.dqpn) &&
+	       (f->sqpn < 0 || qp->sqpn == f->sqpn) &&
+	       (f->origin < 0 || qp->origin == f->origin) &&
+	       (f->state < 0 || READ_ONCE(qp->state) == f->state);
+}
+
+/**
+ * rocect_qp_find_one() - the entry a filter names, by a walk of the table
+ * @rn: the namespace's state
+ * @f: the filter, e.g. a destination without its source
+ * @matches: set to the number of entries it names
+ *
+ * Context: under rcu_read_lock(); the entry is valid until it is dropped.
+ * Return: one of the entries it names, or NULL.
+ */
+struct rocect_qp *rocect_qp_find_one(struct rocect_net *rn,
+				     const struct rocect_qp_filter *f,
+				     int *matches)
+{
+	struct rocect_qp *qp, *found = NULL;
+	struct rhashtable_iter iter;
+
+	*matches = 0;
+	rhashtable_walk_enter(&rn->qps.ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((qp = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(qp) || !rocect_qp_match(qp, f))
+			continue;
+		/* A resize may show an entry twice: count it once. */
+		if (found != qp)
+			(*matches)++;
+		found = qp;
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	return found;
+}
+
+/**
+ * rocect_qp_walk_enter() - begin a dump's walk of the QP table
+ * @rn: the namespace's state
+ * @w: the walk; rocect_walk_exit() ends it
+ */
+void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
+{
+	rhashtable_walk_enter(&rn->qps.ht, &w->iter);
+	w->gen = &rn->qps.gen;
+	w->restarts = 0;
+}
+
+/**
  * rocect_qp_conn() - the connection a learned entry belongs to
  * @qp: the entry
  *
@@ -112,7 +178,7 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	atomic64_set(&qp->bytes, 0);
 	qp->last_seen = jiffies;
 	/* The first CE packet may trigger a CNP at once. */
-	qp->last_cnp = rocect_np_now_us() - ROCECT_CNP_INTERVAL_MAX - 1;
+	qp->last_cnp = rocect_qp_now_us() - ROCECT_CNP_INTERVAL_MAX - 1;
 	atomic_set(&qp->ce, 0);
 	atomic_set(&qp->cnps, 0);
 }
@@ -133,7 +199,7 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 	int err;
 
 	lockdep_assert_held(&rn->lock);
-	if (rn->qps.count >= READ_ONCE(rn->config.max_qps)) {
+	if (rn->qps.count >= rocect_cfg(&rn->config, max_qps)) {
 		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
 		NL_SET_ERR_MSG(extack, "QP table is full (max-qps)");
 		return -ENOSPC;
@@ -148,7 +214,7 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 	rn->qps.count++;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_CREATED);
-	rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_CREATE_NTF);
+	rocect_event(rn, qp, ROCECT_EV_CREATE);
 	return 0;
 }
 
@@ -169,11 +235,11 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
 	rn->qps.count--;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_DESTROYED);
-	rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_DELETE_NTF);
+	rocect_event(rn, qp, ROCECT_EV_DELETE);
 }
 
 /**
- * rocect_qp_set_state() - change a linked entry's state and announce it
+ * rocect_qp_set_state() - change an entry's state and announce it
  * @net: the namespace
  * @qp: the entry
  * @state: &enum rocect_state
@@ -182,11 +248,17 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
  */
 void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state)
 {
+	struct rocect_net *rn = rocect_net(net);
+
+	lockdep_assert_held(&rn->lock);
 	if (qp->state == state)
 		return;
 	WRITE_ONCE(qp->state, state);
-	if (qp->linked)
-		rocect_nl_qp_notify(net, qp, ROCECT_CMD_QP_CHANGE_NTF);
+	if (!qp->linked)
+		return;
+	/* A dump that shows states must see this as a change. */
+	atomic_inc(&rn->qps.gen);
+	rocect_event(rn, qp, ROCECT_EV_CHANGE);
 }
 
 static void managed_free_rcu(struct rcu_head *head)
@@ -209,6 +281,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
+	struct rocect_events ev;
 	int err;
 
 	m = kmem_cache_zalloc(managed_cache, GFP_KERNEL);
@@ -219,9 +292,9 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
 
-	spin_lock_bh(&rn->lock);
+	rocect_net_lock(rn, &ev);
 	err = rocect_qp_insert(net, &m->qp, extack);
-	spin_unlock_bh(&rn->lock);
+	rocect_net_unlock(rn, &ev);
 	if (err)
 		kmem_cache_free(managed_cache, m);
 	return err;
@@ -252,18 +325,17 @@ static void qp_remove(struct net *net, struct rocect_qp *qp)
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_events ev;
 	struct rocect_qp *qp;
 	int err = -ENOENT;
 
-	spin_lock_bh(&rn->lock);
-	rcu_read_lock();
+	rocect_net_lock(rn, &ev);
 	qp = rocect_qp_lookup(rn, key);
 	if (qp) {
 		qp_remove(net, qp);
 		err = 0;
 	}
-	rcu_read_unlock();
-	spin_unlock_bh(&rn->lock);
+	rocect_net_unlock(rn, &ev);
 	return err;
 }
 
@@ -272,6 +344,7 @@ static unsigned int qp_flush_pass(struct net *net, int origin)
 	struct rocect_net *rn = rocect_net(net);
 	struct rhashtable_iter iter;
 	unsigned int n = 0, seen = 0;
+	struct rocect_events ev;
 	struct rocect_qp *qp;
 
 	rhashtable_walk_enter(&rn->qps.ht, &iter);
@@ -303,13 +376,13 @@ static unsigned int qp_flush_pass(struct net *net, int origin)
 		}
 		if (origin >= 0 && qp->origin != origin)
 			continue;
-		spin_lock_bh(&rn->lock);
+		rocect_net_lock(rn, &ev);
 		/* Gone already if a concurrent delete won the race. */
 		if (qp->linked) {
 			qp_remove(net, qp);
 			n++;
 		}
-		spin_unlock_bh(&rn->lock);
+		rocect_net_unlock(rn, &ev);
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);

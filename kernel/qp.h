@@ -3,6 +3,8 @@
 #define _ROCECT_QP_H
 
 #include <linux/atomic.h>
+#include <linux/math64.h>
+#include <linux/timekeeping.h>
 #include <linux/netlink.h>
 #include <linux/rhashtable-types.h>
 #include <linux/netfilter.h>
@@ -73,7 +75,7 @@ struct rocect_qp {
  * struct rocect_qp_table - the QP entries of one namespace
  * @ht: entries by key; lookups under RCU, changes under &rocect_net.lock
  * @count: entries in @ht
- * @gen: bumped by every insertion and removal, for dump consistency
+ * @gen: bumped by every insertion, removal and state change, for dumps
  */
 struct rocect_qp_table {
 	struct rhashtable ht;
@@ -81,8 +83,43 @@ struct rocect_qp_table {
 	atomic_t gen;
 };
 
+/**
+ * struct rocect_qp_filter - which entries a request names
+ * @key: zone, family, addresses, destination QP (family 0: any)
+ * @has_saddr: @key.saddr was given
+ * @has_daddr: @key.daddr was given
+ * @has_dqpn: @key.dqpn was given
+ * @has_zone: @key.zone was given
+ * @sqpn: source QP, or -1
+ * @origin: &enum rocect_origin, or -1
+ * @state: &enum rocect_state, or -1
+ */
+struct rocect_qp_filter {
+	struct rocect_qp_key key;
+	bool has_saddr, has_daddr, has_dqpn, has_zone;
+	int sqpn, origin, state;
+};
+
+struct rocect_walk;
+
+/**
+ * rocect_qp_now_us() - the clock of the entries' CNP stamps (@last_cnp)
+ *
+ * Return: monotonic microseconds, low 32 bits.
+ */
+static inline u32 rocect_qp_now_us(void)
+{
+	return div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
+}
+
 struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 				   const struct rocect_qp_key *key);
+bool rocect_qp_match(const struct rocect_qp *qp,
+		     const struct rocect_qp_filter *f);
+struct rocect_qp *rocect_qp_find_one(struct rocect_net *rn,
+				     const struct rocect_qp_filter *f,
+				     int *matches);
+void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
 void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state);
 int rocect_qp_insert(struct net *net, struct rocect_qp *qp,

@@ -80,7 +80,7 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 {
 	const struct net_device *dev;
 
-	if (!READ_ONCE(rocect_net(net)->config.rp_check) || !skb->skb_iif)
+	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
 		return true;
 	dev = dev_get_by_index_rcu(net, skb->skb_iif);
 	if (!dev)

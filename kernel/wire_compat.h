@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The small set of primitives the pure protocol code (wire.c, icrc.c, cnp.c)
+ * The small set of primitives the pure protocol code (wire.c, icrc.c, cnp_layout.c)
  * may use. In the kernel they are the kernel's own helpers; in userspace
  * (unit tests, fuzzers, benchmarks, the CLI) they are thin equivalents, with
  * zlib providing the CRC-32.

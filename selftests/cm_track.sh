@@ -25,6 +25,7 @@ checktool "$PYTHON" -c 'import scapy.contrib.roce'
 
 cleanup()
 {
+	[ -n "${mon:-}" ] && kill "$mon" 2>/dev/null
 	rm -rf "$pkts"
 	cleanup_all_ns
 	unload_module
@@ -212,7 +213,12 @@ check "c4 REQ, REP, no RTU" xchg "$a" c4-req "$b" c4-rep
 check "c4 data to b's QP" send "$a" c4-data
 check "lost RTU: established by data" is "$(conn_state "$r" 4100)" established
 
-# Test DREQ/DREP (c5): disconnecting, TIMEWAIT, gone.
+# Test DREQ/DREP (c5): disconnecting, TIMEWAIT, gone; with the events of
+# each step, sent after the change (REP: two creations in state rep).
+events=$(mktemp)
+on "$r" -j monitor >"$events" 2>"$events.err" &
+mon=$!
+check "monitor on r" busywait 20000 grep -q monitoring "$events.err"
 check "c5 handshake" xchg "$a" c5-req "$b" c5-rep "$a" c5-rtu
 check "c5 DREQ" send "$a" c5-dreq
 check "DREQ: disconnecting" is "$(conn_state "$r" 4101)" disconnecting
@@ -221,6 +227,16 @@ check "DREP: timewait" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2e)" "27 timewait"
 check "TIMEWAIT over: connection and entries gone" \
 	busywait 8000 entry_gone "$r" 10.0.1.1 10.0.2.1 0x2e
 check "... the reverse entry too" is "$(entry "$r" 10.0.2.1 10.0.1.1 0x1b)" ""
+# c5's events: its QPs 0x2e and 0x1b are no other connection's.
+c5_events() { jq -s -r 'map(select(.dqpn == 46 or .dqpn == 27) |
+	"\(.event) \(.dqpn) \(.state)") | join(", ")' "$events"; }
+c5_deleted() { c5_events | grep -q "delete 27"; }
+check "monitor saw c5's deletions" busywait 20000 c5_deleted
+check "c5's events: one per entry and step, with the state after it" is \
+	"$(c5_events)" "create 46 rep, create 27 rep, change 46 established, change 27 established, change 46 disconnecting, change 27 disconnecting, change 46 timewait, change 27 timewait, delete 46 timewait, delete 27 timewait"
+kill "$mon" 2>/dev/null
+mon=
+rm -f "$events" "$events.err"
 
 # Test two clients with the same comm ID and QPN from different addresses.
 check "c6 (10.0.1.1) and c7 (10.0.1.2): comm ID 0x5000, QP 0x30" \

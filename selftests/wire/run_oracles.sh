@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Independent-oracle tests of the RoCEv2 wire library (kernel/wire.c,
-# icrc.c, cnp.c), run in userspace:
+# icrc.c, cnp_layout.c), run in userspace:
 #   icrc_oracle.py  random packets: BTH/DETH parsing and the ICRC against
 #                   scapy (IPv4) and a Python ICRC from the spec (IPv6)
 #   tshark_cm.py    CM MADs of every kind against Wireshark's dissector
@@ -19,7 +19,7 @@ BUILD=${BUILD:-$top/build}
 export BUILD
 python=/usr/bin/python3	# Debian's, which has python3-scapy
 wiredump=$BUILD/bin/roce-wiredump
-srcs=("$top"/kernel/wire.c "$top"/kernel/icrc.c "$top"/kernel/cnp.c
+srcs=("$top"/kernel/wire.c "$top"/kernel/icrc.c "$top"/kernel/cnp_layout.c
       "$here"/wiredump.c)
 deps=("${srcs[@]}" "$top"/kernel/wire.h "$top"/kernel/wire_compat.h)
 

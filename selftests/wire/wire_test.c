@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the pure RoCEv2 wire library (kernel/wire.c, icrc.c, cnp.c)
+ * Unit tests of the pure RoCEv2 wire library (kernel/wire.c, icrc.c, cnp_layout.c)
  * built in userspace. Output is TAP, closed by "N passed, N failed".
  */
 #include <stdio.h>

@@ -11,14 +11,14 @@
 #include <uapi/linux/rocect.h>
 
 #include "netns.h"
-#include "np.h"
-#include "xmit.h"
+#include "cnp_policy.h"
+#include "cnp_xmit.h"
 
 /**
- * rocect_np_net_init() - a full budget for a new namespace
+ * rocect_cnp_net_init() - a full budget for a new namespace
  * @b: the namespace's bucket
  */
-void rocect_np_net_init(struct rocect_np_bucket *b)
+void rocect_cnp_net_init(struct rocect_cnp_bucket *b)
 {
 	spin_lock_init(&b->lock);
 	b->credit_ns = 0;
@@ -33,8 +33,8 @@ void rocect_np_net_init(struct rocect_np_bucket *b)
  */
 static bool global_budget(struct rocect_net *rn)
 {
-	struct rocect_np_bucket *b = &rn->np;
-	u64 cost = NSEC_PER_SEC / READ_ONCE(rn->config.cnp_max_rate);
+	struct rocect_cnp_bucket *b = &rn->np;
+	u64 cost = NSEC_PER_SEC / rocect_cfg(&rn->config, cnp_max_rate);
 	u64 now, cap = max_t(u64, cost, NSEC_PER_SEC / 10);
 	bool ok;
 
@@ -49,16 +49,6 @@ static bool global_budget(struct rocect_net *rn)
 		b->credit_ns -= cost;
 	spin_unlock_bh(&b->lock);
 	return ok;
-}
-
-/**
- * rocect_np_now_us() - the clock of the per-QP CNP interval
- *
- * Return: monotonic microseconds, low 32 bits.
- */
-u32 rocect_np_now_us(void)
-{
-	return div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
 }
 
 /*
@@ -84,7 +74,7 @@ static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 	 * larger. What the CPU may reorder (arm64 orders no loads before
 	 * its counter read) and clock skew stay well within CLOCK_SKEW_US.
 	 */
-	now = rocect_np_now_us();
+	now = rocect_qp_now_us();
 	if (now - last < interval_us || last - now <= CLOCK_SKEW_US)
 		return false;
 	return cmpxchg(&qp->last_cnp, last, now) == last;
@@ -125,7 +115,7 @@ static void clear_ce(struct sk_buff *skb, u8 family)
 }
 
 /**
- * rocect_np_ce() - a CE-marked RoCE data packet was seen
+ * rocect_cnp_ce() - a CE-marked RoCE data packet was seen
  * @net: its namespace
  * @skb: the packet (CE cleared in it if so configured and a CNP went out)
  * @qp: its QP entry, or NULL
@@ -136,25 +126,25 @@ static void clear_ce(struct sk_buff *skb, u8 family)
  *
  * Context: the helper callback.
  */
-void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
-		  const struct roce_pkt *pkt)
+void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
+		   const struct roce_pkt *pkt)
 {
 	struct rocect_net *rn = rocect_net(net);
 	const struct rocect_config *c = &rn->config;
-	u32 sport = READ_ONCE(c->cnp_sport);
+	u32 sport = rocect_cfg(c, cnp_sport);
 	struct rocect_cnp_port port;
 	u32 dest_qp;
 
 	rocect_stats_inc(rn, ROCECT_CTR_CE);
 	if (!qp) {
-		if (READ_ONCE(c->cnp))
+		if (rocect_cfg(c, cnp))
 			rocect_stats_inc(rn, ROCECT_CTR_CNP_UNKNOWN_QP);
 		return;
 	}
 	atomic_inc(&qp->ce);
-	if (!READ_ONCE(c->cnp))
+	if (!rocect_cfg(c, cnp))
 		return;
-	if (!qp_interval(qp, READ_ONCE(c->cnp_interval))) {
+	if (!qp_interval(qp, rocect_cfg(c, cnp_interval))) {
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_INTERVAL);
 		return;
 	}
@@ -168,12 +158,12 @@ void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	port.dport = pkt->dport;
 	port.ifindex = skb->skb_iif;
 	if (!send_for(net, qp, dest_qp, &port, pkt->bth.pkey) &&
-	    READ_ONCE(c->cnp_clear_ce))
+	    rocect_cfg(c, cnp_clear_ce))
 		clear_ce(skb, pkt->family);
 }
 
 /**
- * rocect_np_send() - send one CNP for an entry now, on request
+ * rocect_cnp_send() - send one CNP for an entry now, on request
  * @net: the namespace
  * @qp: the entry: the CNP goes to its source QP at its source address
  *
@@ -182,9 +172,9 @@ void rocect_np_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
  *
  * Return: 0 or a negative errno.
  */
-int rocect_np_send(struct net *net, struct rocect_qp *qp)
+int rocect_cnp_send(struct net *net, struct rocect_qp *qp)
 {
-	u32 sport = READ_ONCE(rocect_net(net)->config.cnp_sport);
+	u32 sport = rocect_cfg(&rocect_net(net)->config, cnp_sport);
 	struct rocect_cnp_port port = { .dport = ROCE_UDP_PORT };
 
 	/* Without a packet to copy the port from, port 0, as hardware does. */

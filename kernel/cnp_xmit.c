@@ -14,7 +14,7 @@
 
 #include "netns.h"
 #include "wire.h"
-#include "xmit.h"
+#include "cnp_xmit.h"
 
 static int route4(struct net *net, struct sk_buff *skb,
 		  const union nf_inet_addr *to, const union nf_inet_addr *from)
@@ -83,8 +83,8 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 	const struct rocect_config *c = &rocect_net(net)->config;
 	struct roce_cnp_params p = {
 		.family = family,
-		.tos = READ_ONCE(c->cnp_dscp) << 2 | READ_ONCE(c->cnp_ecn),
-		.ttl = READ_ONCE(c->cnp_ttl),
+		.tos = rocect_cfg(c, cnp_dscp) << 2 | rocect_cfg(c, cnp_ecn),
+		.ttl = rocect_cfg(c, cnp_ttl),
 		.sport = port->sport,
 		.dport = port->dport,
 		.df = true,
@@ -110,7 +110,7 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 	skb_set_transport_header(skb, family == 4 ? sizeof(struct iphdr) :
 					     sizeof(struct ipv6hdr));
 	skb->protocol = htons(family == 4 ? ETH_P_IP : ETH_P_IPV6);
-	skb->priority = READ_ONCE(c->cnp_priority);
+	skb->priority = rocect_cfg(c, cnp_priority);
 	/* Not a new flow to track, and never back through the helper. */
 	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
 

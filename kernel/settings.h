@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every setting of a namespace, once, in the order the netlink spec lists
+ * them: ROCECT_SETTING(name, ATTR, type, min, max, default). It becomes a
+ * member of struct rocect_config, the default of each new namespace
+ * (checked against min and max when a module parameter changes it), and
+ * netlink attribute ROCECT_A_CONFIG_<ATTR> of that type with that range.
+ * Adding a setting is a line here, its module parameter (config.c), its
+ * uapi attribute and its documentation; `make lint` checks that the uapi,
+ * the spec, the CLI and the docs agree.
+ *
+ * No include guard: users define ROCECT_SETTING, include this file, and
+ * undefine it.
+ */
+ROCECT_SETTING(max_qps, MAX_QPS, u32, 1, ROCECT_MAX_QPS_MAX, 65536)
+ROCECT_SETTING(idle_timeout, IDLE_TIMEOUT, u32, 1, ROCECT_IDLE_TIMEOUT_MAX, 300)
+ROCECT_SETTING(timewait_timeout, TIMEWAIT_TIMEOUT, u32, 1,
+	       ROCECT_TIMEWAIT_TIMEOUT_MAX, 10)
+ROCECT_SETTING(unknown_qp, UNKNOWN_QP, u8, 0, ROCECT_UNKNOWN_QP_MAX, 0)
+ROCECT_SETTING(max_conns, MAX_CONNS, u32, 1, ROCECT_MAX_CONNS_MAX, 32768)
+ROCECT_SETTING(cnp, CNP, u8, 0, 1, 0)
+/* DCQCN (SIGCOMM 2015) used 50 us between CNPs to one QP. */
+ROCECT_SETTING(cnp_interval, CNP_INTERVAL_US, u32, 1, ROCECT_CNP_INTERVAL_MAX,
+	       50)
+ROCECT_SETTING(cnp_max_rate, CNP_MAX_RATE, u32, 1, ROCECT_CNP_MAX_RATE_MAX,
+	       100000)
+/* As hardware notification points mark them: DSCP 48, ECT(0), priority 6. */
+ROCECT_SETTING(cnp_dscp, CNP_DSCP, u8, 0, 63, 48)
+ROCECT_SETTING(cnp_ecn, CNP_ECN, u8, 0, 3, 2)
+ROCECT_SETTING(cnp_priority, CNP_PRIORITY, u32, 0, U32_MAX, 6)
+ROCECT_SETTING(cnp_ttl, CNP_TTL, u8, 1, 255, 64)
+ROCECT_SETTING(cnp_sport, CNP_SPORT, u32, 0, ROCECT_CNP_SPORT_COPY,
+	       ROCECT_CNP_SPORT_COPY)
+ROCECT_SETTING(cnp_clear_ce, CNP_CLEAR_CE, u8, 0, 1, 0)
+/*
+ * RDMA CM sends a REQ (or REP) up to 16 times, 4.6 s apart on RoCE
+ * (response timeout 20, packet lifetime 16): 74 s until it gives up.
+ */
+ROCECT_SETTING(half_open_timeout, HALF_OPEN_TIMEOUT, u32, 1,
+	       ROCECT_HALF_OPEN_TIMEOUT_MAX, 75)
+ROCECT_SETTING(rp_check, RP_CHECK, u8, 0, 1, 1)
