@@ -23,85 +23,39 @@ static void conn_help(void)
 		"entries of both directions (rocect qp show origin learned).\n");
 }
 
-static void put(json_object *o, const char *key, const struct nlattr *a,
-		int bits)
-{
-	uint64_t v;
-
-	if (!a)
-		return;
-	v = bits == 8 ? mnl_attr_get_u8(a) : bits == 16 ? mnl_attr_get_u16(a) :
-	    bits == 32 ? mnl_attr_get_u32(a) : mnl_attr_get_u64(a);
-	json_object_object_add(o, key, json_object_new_int64(v));
-}
-
-static void put_bool(json_object *o, const char *key, const struct nlattr *a)
-{
-	if (a)
-		json_object_object_add(o, key,
-				       json_object_new_boolean(mnl_attr_get_u8(a)));
-}
-
-/* "tcp:7471" for RDMA CM service IDs, the hex ID otherwise. */
-static void put_service(json_object *o, uint64_t sid)
-{
-	static const struct {
-		uint8_t ps;
-		const char *name;
-	} spaces[] = { { 0x02, "ipoib" }, { 0x06, "tcp" }, { 0x11, "udp" },
-		       { 0x3f, "ib" } };
-	char s[32];
-	unsigned int i;
-
-	snprintf(s, sizeof(s), "0x%llx", (unsigned long long)sid);
-	if (sid >> 24 == 0x01)
-		for (i = 0; i < ARRAY_SIZE(spaces); i++)
-			if (((sid >> 16) & 0xff) == spaces[i].ps)
-				snprintf(s, sizeof(s), "%s:%u", spaces[i].name,
-					 (unsigned int)(sid & 0xffff));
-	json_object_object_add(o, "service", json_object_new_string(s));
-}
+/* A connection's attributes, in the JSON objects' key order. */
+static const struct rd_field conn_fields[] = {
+	RD_FIELD("zone", ROCECT_A_CONN_ZONE, RD_U16),
+	RD_ADDRS("active", ROCECT_A_CONN_AADDR4, ROCECT_A_CONN_AADDR6),
+	RD_ADDRS("passive", ROCECT_A_CONN_PADDR4, ROCECT_A_CONN_PADDR6),
+	RD_FIELD("service", ROCECT_A_CONN_SERVICE_ID, RD_SERVICE),
+	RD_FIELD("service-id", ROCECT_A_CONN_SERVICE_ID, RD_U64),
+	RD_FIELD("acomm-id", ROCECT_A_CONN_ACOMM_ID, RD_U32),
+	RD_FIELD("pcomm-id", ROCECT_A_CONN_PCOMM_ID, RD_U32),
+	RD_FIELD("aqpn", ROCECT_A_CONN_AQPN, RD_U32),
+	RD_FIELD("pqpn", ROCECT_A_CONN_PQPN, RD_U32),
+	RD_FIELD("apsn", ROCECT_A_CONN_APSN, RD_U32),
+	RD_FIELD("ppsn", ROCECT_A_CONN_PPSN, RD_U32),
+	RD_NAMES("state", ROCECT_A_CONN_STATE, qp_states,
+		 ROCECT_STATE_MAX + 1),
+	RD_FIELD("sidr", ROCECT_A_CONN_SIDR, RD_BOOL),
+	RD_FIELD("qkey", ROCECT_A_CONN_QKEY, RD_U32),
+	RD_FIELD("reject-reason", ROCECT_A_CONN_REJECT_REASON, RD_U16),
+	RD_FIELD("cma-sport", ROCECT_A_CONN_CMA_SPORT, RD_U16),
+	RD_FIELD("cma-match", ROCECT_A_CONN_CMA_MATCH, RD_BOOL),
+	RD_FIELD("age-ms", ROCECT_A_CONN_AGE_MSECS, RD_U64),
+	RD_FIELD("idle-ms", ROCECT_A_CONN_IDLE_MSECS, RD_U64),
+	RD_FIELD("timeout", ROCECT_A_CONN_TIMEOUT, RD_U32),
+	RD_FIELDS_END
+};
 
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ROCECT_A_CONN_MAX + 1];
-	json_object *o = json_object_new_object(), *v;
-	unsigned int state;
+	json_object *o = json_object_new_object();
 
 	rd_attrs(nlh, tb, ROCECT_A_CONN_MAX);
-	put(o, "zone", tb[ROCECT_A_CONN_ZONE], 16);
-	v = rd_addr_json(tb[ROCECT_A_CONN_AADDR4], tb[ROCECT_A_CONN_AADDR6]);
-	if (v)
-		json_object_object_add(o, "active", v);
-	v = rd_addr_json(tb[ROCECT_A_CONN_PADDR4], tb[ROCECT_A_CONN_PADDR6]);
-	if (v)
-		json_object_object_add(o, "passive", v);
-	if (tb[ROCECT_A_CONN_SERVICE_ID]) {
-		uint64_t sid = mnl_attr_get_u64(tb[ROCECT_A_CONN_SERVICE_ID]);
-
-		put_service(o, sid);
-		put(o, "service-id", tb[ROCECT_A_CONN_SERVICE_ID], 64);
-	}
-	put(o, "acomm-id", tb[ROCECT_A_CONN_ACOMM_ID], 32);
-	put(o, "pcomm-id", tb[ROCECT_A_CONN_PCOMM_ID], 32);
-	put(o, "aqpn", tb[ROCECT_A_CONN_AQPN], 32);
-	put(o, "pqpn", tb[ROCECT_A_CONN_PQPN], 32);
-	put(o, "apsn", tb[ROCECT_A_CONN_APSN], 32);
-	put(o, "ppsn", tb[ROCECT_A_CONN_PPSN], 32);
-	if (tb[ROCECT_A_CONN_STATE]) {
-		state = mnl_attr_get_u8(tb[ROCECT_A_CONN_STATE]);
-		json_object_object_add(o, "state", state <= ROCECT_STATE_MAX ?
-				       json_object_new_string(qp_states[state]) :
-				       json_object_new_int(state));
-	}
-	put_bool(o, "sidr", tb[ROCECT_A_CONN_SIDR]);
-	put(o, "qkey", tb[ROCECT_A_CONN_QKEY], 32);
-	put(o, "reject-reason", tb[ROCECT_A_CONN_REJECT_REASON], 16);
-	put(o, "cma-sport", tb[ROCECT_A_CONN_CMA_SPORT], 16);
-	put_bool(o, "cma-match", tb[ROCECT_A_CONN_CMA_MATCH]);
-	put(o, "age-ms", tb[ROCECT_A_CONN_AGE_MSECS], 64);
-	put(o, "idle-ms", tb[ROCECT_A_CONN_IDLE_MSECS], 64);
-	put(o, "timeout", tb[ROCECT_A_CONN_TIMEOUT], 32);
+	rd_fields_json(o, tb, conn_fields);
 	json_object_array_add(data, o);
 	return MNL_CB_OK;
 }

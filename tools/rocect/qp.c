@@ -54,39 +54,35 @@ static int lookup(const char *word, const char *const *names, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(word, names[i]))
+		if (names[i] && !strcmp(word, names[i]))
 			return i;
 	return -1;
 }
 
-static json_object *name_json(const struct nlattr *a, const char *const *names,
-			      unsigned int n)
-{
-	unsigned int v;
-
-	if (!a)
-		return NULL;
-	v = mnl_attr_get_u8(a);
-	return v < n ? json_object_new_string(names[v]) : json_object_new_int(v);
-}
-
-static void add_u64(json_object *o, const char *key, const struct nlattr *a)
-{
-	if (a)
-		json_object_object_add(o, key,
-				       json_object_new_int64(mnl_attr_get_u64(a)));
-}
-
-static void add_u32(json_object *o, const char *key, const struct nlattr *a,
-		    bool u16)
-{
-	uint32_t v;
-
-	if (!a)
-		return;
-	v = u16 ? mnl_attr_get_u16(a) : mnl_attr_get_u32(a);
-	json_object_object_add(o, key, json_object_new_int64(v));
-}
+/* A QP entry's attributes, in the JSON objects' key order. */
+static const struct rd_field qp_fields[] = {
+	RD_FIELD("zone", ROCECT_A_QP_ZONE, RD_U16),
+	RD_ADDRS("src", ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6),
+	RD_ADDRS("dst", ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6),
+	RD_FIELD("dqpn", ROCECT_A_QP_DQPN, RD_U32),
+	RD_FIELD("sqpn", ROCECT_A_QP_SQPN, RD_U32),
+	RD_NAMES("origin", ROCECT_A_QP_ORIGIN, origins, ARRAY_SIZE(origins)),
+	RD_NAMES("state", ROCECT_A_QP_STATE, qp_states, ROCECT_STATE_MAX + 1),
+	RD_FIELD("packets", ROCECT_A_QP_PACKETS, RD_U64),
+	RD_FIELD("bytes", ROCECT_A_QP_BYTES, RD_U64),
+	RD_FIELD("idle-ms", ROCECT_A_QP_IDLE_MSECS, RD_U64),
+	RD_FIELD("timeout", ROCECT_A_QP_TIMEOUT, RD_U32),
+	/* Learned entries: what the CM handshake said. */
+	RD_FIELD("active", ROCECT_A_QP_ACTIVE, RD_BOOL),
+	RD_FIELD("scomm-id", ROCECT_A_QP_SCOMM_ID, RD_U32),
+	RD_FIELD("dcomm-id", ROCECT_A_QP_DCOMM_ID, RD_U32),
+	RD_FIELD("service-id", ROCECT_A_QP_SERVICE_ID, RD_U64),
+	RD_FIELD("spsn", ROCECT_A_QP_SPSN, RD_U32),
+	RD_FIELD("qkey", ROCECT_A_QP_QKEY, RD_U32),
+	RD_FIELD("ce", ROCECT_A_QP_CE, RD_U32),
+	RD_FIELD("cnps", ROCECT_A_QP_CNPS, RD_U32),
+	RD_FIELDS_END
+};
 
 /**
  * qp_to_json() - a QP entry message as a JSON object
@@ -97,41 +93,10 @@ static void add_u32(json_object *o, const char *key, const struct nlattr *a,
 json_object *qp_to_json(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[ROCECT_A_QP_MAX + 1];
-	json_object *o = json_object_new_object(), *v;
+	json_object *o = json_object_new_object();
 
 	rd_attrs(nlh, tb, ROCECT_A_QP_MAX);
-	add_u32(o, "zone", tb[ROCECT_A_QP_ZONE], true);
-	v = rd_addr_json(tb[ROCECT_A_QP_SADDR4], tb[ROCECT_A_QP_SADDR6]);
-	if (v)
-		json_object_object_add(o, "src", v);
-	v = rd_addr_json(tb[ROCECT_A_QP_DADDR4], tb[ROCECT_A_QP_DADDR6]);
-	if (v)
-		json_object_object_add(o, "dst", v);
-	add_u32(o, "dqpn", tb[ROCECT_A_QP_DQPN], false);
-	add_u32(o, "sqpn", tb[ROCECT_A_QP_SQPN], false);
-	v = name_json(tb[ROCECT_A_QP_ORIGIN], origins, 2);
-	if (v)
-		json_object_object_add(o, "origin", v);
-	v = name_json(tb[ROCECT_A_QP_STATE], qp_states, ROCECT_STATE_MAX + 1);
-	if (v)
-		json_object_object_add(o, "state", v);
-	add_u64(o, "packets", tb[ROCECT_A_QP_PACKETS]);
-	add_u64(o, "bytes", tb[ROCECT_A_QP_BYTES]);
-	add_u64(o, "idle-ms", tb[ROCECT_A_QP_IDLE_MSECS]);
-	add_u32(o, "timeout", tb[ROCECT_A_QP_TIMEOUT], false);
-	/* Learned entries: what the CM handshake said. */
-	if (tb[ROCECT_A_QP_ACTIVE]) {
-		bool active = mnl_attr_get_u8(tb[ROCECT_A_QP_ACTIVE]);
-
-		json_object_object_add(o, "active", json_object_new_boolean(active));
-	}
-	add_u32(o, "scomm-id", tb[ROCECT_A_QP_SCOMM_ID], false);
-	add_u32(o, "dcomm-id", tb[ROCECT_A_QP_DCOMM_ID], false);
-	add_u64(o, "service-id", tb[ROCECT_A_QP_SERVICE_ID]);
-	add_u32(o, "spsn", tb[ROCECT_A_QP_SPSN], false);
-	add_u32(o, "qkey", tb[ROCECT_A_QP_QKEY], false);
-	add_u32(o, "ce", tb[ROCECT_A_QP_CE], false);
-	add_u32(o, "cnps", tb[ROCECT_A_QP_CNPS], false);
+	rd_fields_json(o, tb, qp_fields);
 	return o;
 }
 
@@ -150,24 +115,95 @@ static void put_addr(struct nlmsghdr *nlh, int a4, int a6, uint8_t family,
 		mnl_attr_put(nlh, a6, 16, addr);
 }
 
-/*
- * Parse "key value" pairs into attributes. @need lists the keys that must
- * be present; @allowed those that may be.
- */
-static int qp_args(struct rd *rd, struct nlmsghdr *nlh, const char *need,
-		   const char *allowed)
+/* The words a qp command may take, each the bit 1 << its index. */
+enum qp_key { K_ZONE, K_SRC, K_DST, K_DQPN, K_SQPN, K_ORIGIN, K_STATE };
+
+static const char *const qp_keys[] = {
+	[K_ZONE] = "zone", [K_SRC] = "src", [K_DST] = "dst",
+	[K_DQPN] = "dqpn", [K_SQPN] = "sqpn", [K_ORIGIN] = "origin",
+	[K_STATE] = "state",
+};
+
+#define KEY(k)		(1u << (k))
+#define KEYS_ENTRY	(KEY(K_SRC) | KEY(K_DST) | KEY(K_DQPN))
+
+/* One "key value" pair into its attribute; -1 after saying what is wrong. */
+static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
+		  uint8_t *fam)
 {
-	uint8_t fam = 0, f, addr[16];
-	char have[64] = " ";
-	const char *key, *val, *k;
+	uint8_t f, addr[16];
 	uint32_t v;
 	int i;
 
-	while ((key = rd_next(rd))) {
-		char word[20];
+	switch (k) {
+	case K_SRC:
+	case K_DST:
+		if (rd_addr(val, &f, addr) || (*fam && f != *fam)) {
+			pr_err(*fam && *fam != f ?
+			       "'%s': source and destination families differ" :
+			       "invalid address '%s'", val);
+			return -1;
+		}
+		*fam = f;
+		if (k == K_SRC)
+			put_addr(nlh, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, f,
+				 addr);
+		else
+			put_addr(nlh, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6, f,
+				 addr);
+		return 0;
+	case K_DQPN:
+	case K_SQPN:
+		if (rd_qpn(val, &v)) {
+			pr_err("invalid QPN '%s' (0 to 0xffffff)", val);
+			return -1;
+		}
+		mnl_attr_put_u32(nlh, k == K_DQPN ? ROCECT_A_QP_DQPN :
+				 ROCECT_A_QP_SQPN, v);
+		return 0;
+	case K_ZONE:
+		if (rd_u32(val, 0xffff, &v)) {
+			pr_err("invalid zone '%s' (0 to 65535)", val);
+			return -1;
+		}
+		mnl_attr_put_u16(nlh, ROCECT_A_QP_ZONE, v);
+		return 0;
+	case K_ORIGIN:
+		i = lookup(val, origins, ARRAY_SIZE(origins));
+		if (i < 0) {
+			pr_err("invalid origin '%s' (use learned or managed)", val);
+			return -1;
+		}
+		mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, i);
+		return 0;
+	case K_STATE:
+		i = lookup(val, qp_states, ROCECT_STATE_MAX + 1);
+		if (i < 0) {
+			pr_err("invalid state '%s' (use req, rep, established, disconnecting, timewait or rejected)",
+			       val);
+			return -1;
+		}
+		mnl_attr_put_u8(nlh, ROCECT_A_QP_STATE, i);
+		return 0;
+	}
+	return -1;
+}
 
-		snprintf(word, sizeof(word), " %s ", key);
-		if (!strstr(allowed, word)) {
+/*
+ * Parse "key value" pairs into attributes: @allowed is the set of keys a
+ * command takes (KEY() bits), @need those it must have.
+ */
+static int qp_args(struct rd *rd, struct nlmsghdr *nlh, unsigned int need,
+		   unsigned int allowed)
+{
+	unsigned int have = 0;
+	const char *key, *val;
+	uint8_t fam = 0;
+	int k;
+
+	while ((key = rd_next(rd))) {
+		k = lookup(key, qp_keys, ARRAY_SIZE(qp_keys));
+		if (k < 0 || !(allowed & KEY(k))) {
 			pr_err("unknown or misplaced argument '%s'", key);
 			return -1;
 		}
@@ -176,63 +212,13 @@ static int qp_args(struct rd *rd, struct nlmsghdr *nlh, const char *need,
 			pr_err("'%s' needs a value", key);
 			return -1;
 		}
-		if (!strcmp(key, "src") || !strcmp(key, "dst")) {
-			if (rd_addr(val, &f, addr) || (fam && f != fam)) {
-				pr_err(fam && fam != f ?
-				       "'%s': source and destination families differ" :
-				       "invalid address '%s'", val);
-				return -1;
-			}
-			fam = f;
-			if (key[0] == 's')
-				put_addr(nlh, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6,
-					 f, addr);
-			else
-				put_addr(nlh, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6,
-					 f, addr);
-		} else if (!strcmp(key, "dqpn") || !strcmp(key, "sqpn")) {
-			if (rd_qpn(val, &v)) {
-				pr_err("invalid QPN '%s' (0 to 0xffffff)", val);
-				return -1;
-			}
-			mnl_attr_put_u32(nlh, key[0] == 'd' ? ROCECT_A_QP_DQPN :
-					 ROCECT_A_QP_SQPN, v);
-		} else if (!strcmp(key, "zone")) {
-			if (rd_u32(val, 0xffff, &v)) {
-				pr_err("invalid zone '%s' (0 to 65535)", val);
-				return -1;
-			}
-			mnl_attr_put_u16(nlh, ROCECT_A_QP_ZONE, v);
-		} else if (!strcmp(key, "origin")) {
-			i = lookup(val, origins, 2);
-			if (i < 0) {
-				pr_err("invalid origin '%s' (use learned or managed)", val);
-				return -1;
-			}
-			mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, i);
-		} else if (!strcmp(key, "state")) {
-			i = lookup(val, qp_states, ROCECT_STATE_MAX + 1);
-			if (i < 0) {
-				pr_err("invalid state '%s' (use req, rep, established, disconnecting, timewait or rejected)",
-				       val);
-				return -1;
-			}
-			mnl_attr_put_u8(nlh, ROCECT_A_QP_STATE, i);
-		}
-		strncat(have, key, sizeof(have) - strlen(have) - 2);
-		strcat(have, " ");
+		if (qp_arg(nlh, k, val, &fam))
+			return -1;
+		have |= KEY(k);
 	}
-	for (k = need; *k; k += strcspn(k, " ")) {
-		char word[20];
-		size_t len;
-
-		k += strspn(k, " ");
-		len = strcspn(k, " ");
-		if (!len)
-			break;
-		snprintf(word, sizeof(word), " %.*s ", (int)len, k);
-		if (!strstr(have, word)) {
-			pr_err("missing '%.*s'", (int)len, k);
+	for (k = 0; k < (int)ARRAY_SIZE(qp_keys); k++) {
+		if (need & ~have & KEY(k)) {
+			pr_err("missing '%s'", qp_keys[k]);
 			return -1;
 		}
 	}
@@ -240,7 +226,7 @@ static int qp_args(struct rd *rd, struct nlmsghdr *nlh, const char *need,
 }
 
 static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
-		   const char *need, const char *allowed)
+		   unsigned int need, unsigned int allowed)
 {
 	json_object *rows = json_object_new_array();
 	struct nlmsghdr *nlh = rd_msg(rd, cmd, flags);
@@ -274,8 +260,8 @@ static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 	return 0;
 }
 
-static int qp_change(struct rd *rd, uint8_t cmd, const char *need,
-		     const char *allowed)
+static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,
+		     unsigned int allowed)
 {
 	struct nlmsghdr *nlh = rd_msg(rd, cmd, 0);
 
@@ -306,8 +292,8 @@ static int qp_query(struct rd *rd)
 		argv[i + 2] = rd->argv[i];
 	rd->argc += 2;
 	rd->argv = argv;
-	return qp_show(rd, ROCECT_CMD_QP_QUERY, 0, "dst dqpn",
-		       " dst dqpn src zone ");
+	return qp_show(rd, ROCECT_CMD_QP_QUERY, 0, KEY(K_DST) | KEY(K_DQPN),
+		       KEYS_ENTRY | KEY(K_ZONE));
 }
 
 /**
@@ -318,26 +304,48 @@ static int qp_query(struct rd *rd)
  */
 int cmd_qp(struct rd *rd)
 {
-	if (rd_no_arg(rd) || rd_is(rd, "show") || rd_is(rd, "list"))
-		return qp_show(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, "",
-			       " zone src dst dqpn sqpn origin state ");
-	if (rd_is(rd, "get"))
-		return qp_show(rd, ROCECT_CMD_QP_GET, 0, "src dst dqpn",
-			       " zone src dst dqpn ");
+	/* The commands besides query: their words, message and arguments. */
+	static const struct {
+		const char *name, *alias;
+		uint8_t cmd;
+		bool show;
+		uint16_t flags;
+		unsigned int need, allowed;
+	} cmds[] = {
+		{ "show", "list", ROCECT_CMD_QP_GET, true, NLM_F_DUMP, 0,
+		  KEYS_ENTRY | KEY(K_ZONE) | KEY(K_SQPN) | KEY(K_ORIGIN) |
+		  KEY(K_STATE) },
+		{ "get", NULL, ROCECT_CMD_QP_GET, true, 0, KEYS_ENTRY,
+		  KEYS_ENTRY | KEY(K_ZONE) },
+		{ "add", NULL, ROCECT_CMD_QP_NEW, false, 0,
+		  KEYS_ENTRY | KEY(K_SQPN),
+		  KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) },
+		{ "del", "delete", ROCECT_CMD_QP_DEL, false, 0, KEYS_ENTRY,
+		  KEYS_ENTRY | KEY(K_ZONE) },
+		{ "flush", NULL, ROCECT_CMD_QP_FLUSH, false, 0, 0,
+		  KEY(K_ORIGIN) },
+		/* Send one CNP to the entry's source QP now. */
+		{ "cnp", NULL, ROCECT_CMD_CNP_SEND, false, 0, KEYS_ENTRY,
+		  KEYS_ENTRY | KEY(K_ZONE) },
+	};
+	unsigned int i;
+
+	/* No command: show them all. */
+	if (rd_no_arg(rd))
+		return qp_show(rd, cmds[0].cmd, cmds[0].flags, cmds[0].need,
+			       cmds[0].allowed);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!rd_is(rd, cmds[i].name) &&
+		    !(cmds[i].alias && rd_is(rd, cmds[i].alias)))
+			continue;
+		if (cmds[i].show)
+			return qp_show(rd, cmds[i].cmd, cmds[i].flags,
+				       cmds[i].need, cmds[i].allowed);
+		return qp_change(rd, cmds[i].cmd, cmds[i].need,
+				 cmds[i].allowed);
+	}
 	if (rd_is(rd, "query"))
 		return qp_query(rd);
-	if (rd_is(rd, "add"))
-		return qp_change(rd, ROCECT_CMD_QP_NEW, "src dst dqpn sqpn",
-				 " zone src dst dqpn sqpn ");
-	if (rd_is(rd, "del") || rd_is(rd, "delete"))
-		return qp_change(rd, ROCECT_CMD_QP_DEL, "src dst dqpn",
-				 " zone src dst dqpn ");
-	if (rd_is(rd, "flush"))
-		return qp_change(rd, ROCECT_CMD_QP_FLUSH, "", " origin ");
-	/* Send one CNP to the entry's source QP now. */
-	if (rd_is(rd, "cnp"))
-		return qp_change(rd, ROCECT_CMD_CNP_SEND, "src dst dqpn",
-				 " zone src dst dqpn ");
 	if (rd_is(rd, "help")) {
 		qp_help();
 		return 0;

@@ -45,6 +45,50 @@ int rd_qpn(const char *s, uint32_t *v);
 int rd_addr(const char *s, uint8_t *family, void *addr);
 json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
 
+/**
+ * enum rd_kind - how an attribute is shown
+ * @RD_U8: a number, from a u8 attribute
+ * @RD_U16: a number, from a u16
+ * @RD_U32: a number, from a u32
+ * @RD_U64: a number, from a u64
+ * @RD_BOOL: true or false, from a u8
+ * @RD_NAME: a u8 shown by its name in &rd_field.names
+ * @RD_ADDR: an IPv4 (&rd_field.attr) or IPv6 (&rd_field.attr6) address
+ * @RD_SERVICE: an RDMA CM service ID, from a u64 ("tcp:7471")
+ */
+enum rd_kind {
+	RD_U8, RD_U16, RD_U32, RD_U64, RD_BOOL, RD_NAME, RD_ADDR, RD_SERVICE,
+};
+
+/**
+ * struct rd_field - one attribute of an object, as JSON shows it
+ * @key: the JSON key (and the text table's column)
+ * @attr: the attribute
+ * @attr6: %RD_ADDR: the IPv6 attribute
+ * @kind: &enum rd_kind
+ * @names: %RD_NAME: the names of the values
+ * @n_names: %RD_NAME: how many there are
+ */
+struct rd_field {
+	const char *key;
+	uint16_t attr;
+	uint16_t attr6;
+	enum rd_kind kind;
+	const char *const *names;
+	unsigned int n_names;
+};
+
+/* Table entries: a number or flag, an address pair, a named value. */
+#define RD_FIELD(k, a, t)	{ .key = (k), .attr = (a), .kind = (t) }
+#define RD_ADDRS(k, a4, a6)	{ .key = (k), .attr = (a4), .attr6 = (a6), \
+				  .kind = RD_ADDR }
+#define RD_NAMES(k, a, n, cnt)	{ .key = (k), .attr = (a), .kind = RD_NAME, \
+				  .names = (n), .n_names = (cnt) }
+#define RD_FIELDS_END		{ .key = NULL }
+
+void rd_fields_json(json_object *o, const struct nlattr *const *tb,
+		    const struct rd_field *fields);
+
 /* Errors */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
