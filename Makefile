@@ -121,10 +121,10 @@ lint: modules
 	BUILD=$(BUILD) $(TOP)/scripts/lint.sh $(KVERS)
 
 vmtest: modules tools
-	BUILD=$(BUILD) $(TOP)/selftests/run_vm_tests.sh $(KVERS)
+	BUILD=$(BUILD) $(TOP)/tools/vm/run_vm_tests.sh $(KVERS)
 
 e2e: modules tools
-	BUILD=$(BUILD) $(TOP)/selftests/run_rxe_e2e.sh $(KVERS)
+	BUILD=$(BUILD) $(TOP)/tools/vm/run_rxe_e2e.sh $(KVERS)
 
 check:
 	@$(TOP)/scripts/deps.sh

@@ -75,8 +75,8 @@ debug_tier()
 	# The quiet connection's mechanism in 2 minutes instead of 10: the
 	# stock kernels run the full length.
 	VM_TIMEOUT=3600 VM_ENV="QUIET_GAP=50 QUIET_TOTAL=100" \
-		"$TOP/selftests/run_vm_tests.sh" "$v" || rc=1
-	E2E_PORT=17400 "$TOP/selftests/run_rxe_e2e.sh" "$v" || rc=1
+		"$TOP/tools/vm/run_vm_tests.sh" "$v" || rc=1
+	E2E_PORT=17400 "$TOP/tools/vm/run_rxe_e2e.sh" "$v" || rc=1
 	return $rc
 }
 
@@ -129,8 +129,8 @@ for s in "${stages[@]}"; do
 	oracles) stage oracles "$TOP/selftests/wire/run_oracles.sh" ;;
 	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
-	kselftest) stage kselftest "$TOP/selftests/run_vm_tests.sh" ;;
-	e2e) stage e2e "$TOP/selftests/run_rxe_e2e.sh" ;;
+	kselftest) stage kselftest "$TOP/tools/vm/run_vm_tests.sh" ;;
+	e2e) stage e2e "$TOP/tools/vm/run_rxe_e2e.sh" ;;
 	debug)
 		debug_rc=0
 		wait "$debug_bg" || debug_rc=$?

@@ -14,19 +14,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool conntrack --version
-checktool "$PYTHON" -c 'import scapy.contrib.roce'
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
-{
-	rm -rf "$pkts"
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
+ksft_start conntrack
 
 setup_topology()
 {

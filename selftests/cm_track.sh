@@ -17,21 +17,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool conntrack --version
-checktool jq --version
-checktool "$PYTHON" -c 'import scapy.contrib.roce'
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
-{
-	[ -n "${mon:-}" ] && kill "$mon" 2>/dev/null
-	rm -rf "$pkts"
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
+ksft_start conntrack
 
 # Every packet of the test, crafted in one interpreter (scapy starts slowly).
 craft_packets()
@@ -218,6 +204,7 @@ check "lost RTU: established by data" is "$(conn_state "$r" 4100)" established
 events=$(mktemp)
 on "$r" -j monitor >"$events" 2>"$events.err" &
 mon=$!
+bg=$mon
 check "monitor on r" busywait 20000 grep -q monitoring "$events.err"
 check "c5 handshake" xchg "$a" c5-req "$b" c5-rep "$a" c5-rtu
 check "c5 DREQ" send "$a" c5-dreq

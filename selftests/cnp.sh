@@ -15,21 +15,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool tcpdump --version
-checktool jq --version
-checktool "$PYTHON" -c 'import scapy.contrib.roce'
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
-{
-	[ -n "${cap:-}" ] && kill "$cap" 2>/dev/null
-	rm -rf "$pkts"
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
+ksft_start tcpdump
 
 craft_packets()
 {
@@ -109,6 +95,7 @@ check "topology: helper and CE marking on r" setup
 ip netns exec "$a" tcpdump -i veth0 -U -w "$pkts/a.pcap" udp dst port 4791 \
 	2>"$pkts/tcpdump.err" &
 cap=$!
+bg=$cap
 check "capture on a" busywait 20000 grep -q listening "$pkts/tcpdump.err"
 check "c1 (IPv4), c8 (IPv6) and SIDR requests" send "$a" c1-req c8-req s1-req
 check "... replies from b" send "$b" c1-rep c8-rep s1-rep

@@ -3,7 +3,7 @@
 #
 # Shared helpers of the nf_conntrack_roce kselftests, in the style of the
 # kernel's tools/testing/selftests/net/lib.sh. Tests run as root inside a
-# QEMU guest (see run_vm_tests.sh); they may load and unload the module.
+# QEMU guest (see tools/vm/run_vm_tests.sh); they may load and unload the module.
 
 # kselftest exit codes
 ksft_pass=0
@@ -25,10 +25,11 @@ nsuccess=0
 nfail=0
 NS_LIST=()
 
-# ksft_start TOOL...: how a test starts: skip unless nft, jq, scapy, the
-# built module and each TOOL are there; start with the module unloaded; on
-# exit run the test's cleanup_extra (if it defines one), then remove
-# $pkts, the namespaces and the module.
+# ksft_start TOOL...: how every test starts: skip unless nft, jq, scapy,
+# the built module and CLI and each TOOL are there; start with the module
+# unloaded; on exit run the test's cleanup_extra (if it defines one), kill
+# the background processes in $bg, then remove $pkts, $tmp, the namespaces
+# and the module.
 ksft_start()
 {
 	local t
@@ -38,14 +39,20 @@ ksft_start()
 	done
 	checktool "$PYTHON" -c 'import scapy.contrib.roce'
 	[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
+	[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
 	trap ksft_cleanup EXIT
 	unload_module
 }
 
 ksft_cleanup()
 {
+	local p
+
 	declare -F cleanup_extra >/dev/null && cleanup_extra
-	rm -rf "${pkts:-}"
+	for p in ${bg:-}; do
+		kill "$p" 2>/dev/null
+	done
+	rm -rf "${pkts:-}" "${tmp:-}"
 	cleanup_all_ns
 	unload_module
 }

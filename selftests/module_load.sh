@@ -6,16 +6,11 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
+cleanup_extra()
 {
 	nft delete table inet rocect_ports 2>/dev/null
-	unload_module
 }
-trap cleanup EXIT
-unload_module
+ksft_start
 
 # Test that the module loads and shows its counters in each namespace.
 check "module loads" load_module

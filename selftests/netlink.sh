@@ -10,22 +10,9 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool jq --version
-checktool setpriv --version
-[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
+ksft_start setpriv
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-cleanup()
-{
-	[ -n "${mon:-}" ] && kill "$mon" 2>/dev/null
-	rm -rf "$tmp"
-	cleanup_all_ns
-	unload_module
-}
-trap cleanup EXIT
-unload_module
 check "module loads" load_module
 R=$ROCECT
 
@@ -82,6 +69,7 @@ check "the initial namespace is still empty" test "$($R -j qp show | jq length)"
 # Test events: monitor sees a create and a delete, with counters.
 $R -j monitor count 2 >"$tmp/events" 2>"$tmp/mon.err" &
 mon=$!
+bg=$mon
 check "monitor started" busywait 20000 grep -q monitoring "$tmp/mon.err"
 $R qp add src 10.9.0.1 dst 10.9.0.2 dqpn 0x33 sqpn 0x44
 $R qp del src 10.9.0.1 dst 10.9.0.2 dqpn 0x33

@@ -6,18 +6,11 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool nft --version
-checktool modprobe --version
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
-cleanup()
+cleanup_extra()
 {
 	nft delete table inet rocect 2>/dev/null
-	cleanup_all_ns
-	unload_module
 }
-trap cleanup EXIT
-unload_module
+ksft_start modprobe
 
 check "module installed for modprobe" install_module
 check "module not loaded before the ruleset" sh -c "! test -d /sys/module/$MODULE"

@@ -9,18 +9,8 @@
 
 source "$(dirname "$0")/lib.sh"
 
-checktool jq --version
-[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
-[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
-
+ksft_start
 tmp=$(mktemp -d)
-cleanup()
-{
-	rm -rf "$tmp"
-	unload_module
-}
-trap cleanup EXIT
-unload_module
 
 # fails WHAT PATTERN COMMAND...: COMMAND exits non-zero and says PATTERN.
 fails()

@@ -8,14 +8,17 @@
 #   run_kselftest.sh [-t "test.sh ..."]
 
 DIR=$(cd "$(dirname "$0")" && pwd)
-TESTS="module_load.sh nft_autoload.sh cm_forward.sh rocect_cli.sh netlink.sh cm_track.sh cnp.sh cnp_paths.sh hostile.sh quiet_conn.sh kernel_checks.sh"
+# The list is the Makefile's TEST_PROGS, as in the kernel's selftests.
+TESTS=$(make -s --no-print-directory -C "$DIR" print-tests)
 timeout=$(sed -n 's/^timeout=//p' "$DIR/settings")
 
 # The debug kernel's guest (two CPUs, KASAN, lockdep) also runs the
 # concurrency stress and the in-kernel packet fuzzer, which only its
-# checkers make worth the time.
+# checkers make worth the time: before kernel_checks.sh, which reads them.
 case $(uname -r) in
-*-rocect-debug) TESTS=${TESTS/kernel_checks.sh/stress.sh fuzz_helper.sh kernel_checks.sh} ;;
+*-rocect-debug)
+	TESTS=${TESTS/kernel_checks.sh/$(make -s --no-print-directory -C "$DIR" print-tests-debug) kernel_checks.sh}
+	;;
 esac
 
 while getopts "t:" opt; do
@@ -24,6 +27,7 @@ while getopts "t:" opt; do
 	*) echo "usage: $0 [-t \"tests\"]" >&2; exit 2 ;;
 	esac
 done
+[ -n "$TESTS" ] || { echo "Bail out! no tests: make print-tests failed"; exit 1; }
 
 # On a kernel with kmemleak, forget what boot left: kernel_checks.sh, run
 # last, reports only what the tests leaked.

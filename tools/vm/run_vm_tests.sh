@@ -7,7 +7,7 @@
 #
 #   run_vm_tests.sh [-t "test.sh ..."] [KVER...]
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 RUN_VM="$TOP/tools/vm/run-vm"
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
