@@ -82,12 +82,15 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 {
 	const struct rocect_config *c = &rocect_net(net)->config;
 	struct roce_cnp_params p = {
-		.family = family,
-		.tos = rocect_cfg(c, cnp_dscp) << 2 | rocect_cfg(c, cnp_ecn),
-		.ttl = rocect_cfg(c, cnp_ttl),
-		.sport = port->sport,
-		.dport = port->dport,
-		.df = true,
+		.ip = {
+			.family = family,
+			.tos = rocect_cfg(c, cnp_dscp) << 2 |
+			       rocect_cfg(c, cnp_ecn),
+			.ttl = rocect_cfg(c, cnp_ttl),
+			.sport = port->sport,
+			.dport = port->dport,
+			.df = true,
+		},
 		.pkey = pkey,
 		.dest_qp = dest_qp,
 	};
@@ -95,8 +98,8 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 	u32 len;
 	int err;
 
-	memcpy(p.saddr, from, sizeof(p.saddr));
-	memcpy(p.daddr, to, sizeof(p.daddr));
+	memcpy(p.ip.saddr, from, sizeof(p.ip.saddr));
+	memcpy(p.ip.daddr, to, sizeof(p.ip.daddr));
 	len = family == 4 ? ROCE_CNP_LEN_V4 : ROCE_CNP_LEN_V6;
 	skb = alloc_skb(LL_MAX_HEADER + len, GFP_ATOMIC);
 	if (!skb)

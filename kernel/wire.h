@@ -334,21 +334,19 @@ u32 roce_icrc_calc(const u8 *ip, u32 l4_off, u32 len);
 bool roce_icrc_verify(const u8 *ip, u32 l4_off, u32 len);
 
 /**
- * struct roce_cnp_params - what a CNP is built from
+ * struct roce_ip_udp - the IP and UDP headers of a RoCEv2 packet
  * @family: 4 or 6
- * @saddr: IP source (the congested flow's destination)
- * @daddr: IP destination (the congested flow's sender)
+ * @saddr: IP source (IPv4: the first 4 bytes)
+ * @daddr: IP destination
  * @tos: DSCP << 2 | ECN
  * @ttl: TTL or hop limit
  * @sport: UDP source port
- * @dport: UDP destination port: the RoCEv2 port the flow uses
+ * @dport: UDP destination port, 0 for %ROCE_UDP_PORT
  * @ip_id: IPv4 identification
  * @df: set IPv4 don't-fragment
  * @flow_label: IPv6 flow label
- * @pkey: BTH partition key
- * @dest_qp: the QP that must slow down
  */
-struct roce_cnp_params {
+struct roce_ip_udp {
 	u8 family;
 	u8 saddr[16];
 	u8 daddr[16];
@@ -359,10 +357,22 @@ struct roce_cnp_params {
 	u16 ip_id;
 	bool df;
 	u32 flow_label;
+};
+
+/**
+ * struct roce_cnp_params - what a CNP is built from
+ * @ip: its IP and UDP headers: from the congested flow's destination to
+ *	its sender, to the RoCEv2 port the flow uses
+ * @pkey: BTH partition key
+ * @dest_qp: the QP that must slow down
+ */
+struct roce_cnp_params {
+	struct roce_ip_udp ip;
 	u16 pkey;
 	u32 dest_qp;
 };
 
+u32 roce_put_ip_udp(u8 *buf, u32 len, const struct roce_ip_udp *h);
 u32 roce_cnp_build(u8 *buf, u32 buflen, const struct roce_cnp_params *p);
 
 #endif /* _ROCECT_WIRE_H */

@@ -294,9 +294,9 @@ related_count()
 	nft_packets "$r" watch forward
 }
 
-# The kernel log since this test began (run_kselftest.sh marks the start of
-# each test in it), or all of it for a test run by hand; with "all", since
-# the first test began. Boot is not the tests' business.
+# The kernel log since this test began (run_kselftest.sh marks the start
+# of each test in it, rxe_e2e.sh its own), or all of it for a test run by
+# hand; with "all", since the first test began. Boot is not the tests' business.
 kmsg_since_start()
 {
 	dmesg | awk -v all="${1:-}" '
@@ -308,7 +308,8 @@ kmsg_since_start()
 # Kernel messages that mean a test broke the kernel.
 dmesg_clean()
 {
-	! kmsg_since_start | grep -E 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection'
+	! kmsg_since_start |
+		grep -E -B 4 -A 30 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection'
 }
 
 # Print the summary and exit with the kselftest code.

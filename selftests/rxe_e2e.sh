@@ -207,7 +207,12 @@ boot()
 	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
 	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko"
 	vm_up a r b || return 1
-	A host_setup 1 && B host_setup 2 && R router_setup
+	# The test's kernel log starts here (dmesg_clean): boot is not its
+	# business (the debug kernel prints a trace at 30 s).
+	A "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
+		R "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
+		B "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
+		A host_setup 1 && B host_setup 2 && R router_setup
 }
 
 setup()

@@ -28,25 +28,17 @@ static u32 cm_seed(u8 *buf, u8 family, u16 attr)
 	u32 len = l4 + 8 + ROCE_BTH_LEN + ROCE_DETH_LEN + ROCE_MAD_LEN +
 		  ROCE_ICRC_LEN;
 	u8 *b = buf + l4;
+	struct roce_ip_udp h = { .family = family, .ttl = 64, .sport = 0xc000 };
 
-	memset(buf, 0, len);
 	if (family == 4) {
-		buf[0] = 0x45;
-		put_unaligned_be16(len, buf + 2);
-		buf[8] = 64;
-		buf[9] = 17;
-		memcpy(buf + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+		memcpy(h.saddr, "\x0a\x00\x00\x01", 4);
+		memcpy(h.daddr, "\x0a\x00\x00\x02", 4);
 	} else {
-		buf[0] = 0x60;
-		put_unaligned_be16(len - 40, buf + 4);
-		buf[6] = 17;
-		buf[7] = 64;
-		buf[23] = 1;
-		buf[39] = 2;
+		h.saddr[15] = 1;
+		h.daddr[15] = 2;
 	}
-	put_unaligned_be16(0xc000, b);
-	put_unaligned_be16(ROCE_UDP_PORT, b + 2);
-	put_unaligned_be16(len - l4, b + 4);
+	memset(buf, 0, len);
+	roce_put_ip_udp(buf, len, &h);
 	b += 8;
 	b[0] = ROCE_OP_UD_SEND_ONLY;
 	put_unaligned_be16(0xffff, b + 2);

@@ -46,9 +46,10 @@ static const char * const uc_vector[] = {
 static void test_cnp_vector(void)
 {
 	struct roce_cnp_params cp = {
-		.family = 4, .tos = 0xc2, .ttl = 64, .sport = 0,
-		.ip_id = 0x718c, .df = true, .pkey = 0xffff, .dest_qp = 0x118,
-		.saddr = { 10, 0, 17, 1 }, .daddr = { 10, 0, 18, 1 },
+		.ip = { .family = 4, .tos = 0xc2, .ttl = 64, .sport = 0,
+			.ip_id = 0x718c, .df = true,
+			.saddr = { 10, 0, 17, 1 }, .daddr = { 10, 0, 18, 1 } },
+		.pkey = 0xffff, .dest_qp = 0x118,
 	};
 	u8 want[128], got[128];
 	u32 n = unhex(cnp_vector, want, sizeof(want));
@@ -67,9 +68,35 @@ static void test_cnp_vector(void)
 	EXPECT(roce_icrc_verify(want, pkt.l4_off, pkt.len));
 	EXPECT(roce_icrc_calc(want, pkt.l4_off, pkt.len) == 0x2a00fd82);
 	EXPECT(roce_cnp_build(got, ROCE_CNP_LEN_V4 - 1, &cp) == 0);
-	cp.family = 5;
+	cp.ip.family = 5;
 	EXPECT(roce_cnp_build(got, sizeof(got), &cp) == 0);
 	result(ok, "CNP vector parses as a CNP to QP 0x118 with a valid ICRC");
+}
+
+/* The IP/UDP writer the CNP, the benchmarks and the seeds share. */
+static void test_ip_udp(void)
+{
+	struct roce_ip_udp h = {
+		.family = 4, .tos = ROCE_ECN_CE, .ttl = 9, .sport = 0xc001,
+		.saddr = { 10, 0, 0, 1 }, .daddr = { 10, 0, 0, 2 },
+	};
+	u8 buf[200] = { 0 };
+	struct roce_pkt pkt;
+	bool ok = true;
+
+	EXPECT(roce_put_ip_udp(buf, 28 + ROCE_BTH_LEN + ROCE_ICRC_LEN, &h) == 28);
+	buf[28] = 0x04;			/* RC SEND only */
+	EXPECT(roce_parse(buf, 44, 44, &pkt) == ROCE_CLASS_RC);
+	EXPECT(pkt.tos == ROCE_ECN_CE && pkt.ttl == 9 && pkt.sport == 0xc001);
+	EXPECT(roce_ip_fast_csum(buf, 5) == 0);
+	EXPECT(roce_put_ip_udp(buf, 27, &h) == 0);
+	h.family = 6;
+	EXPECT(roce_put_ip_udp(buf, 47, &h) == 0);
+	EXPECT(roce_put_ip_udp(buf, 48, &h) == 48);
+	EXPECT(get_unaligned_be16(buf + 4) == 8 && buf[6] == 17);
+	h.family = 0;
+	EXPECT(roce_put_ip_udp(buf, 48, &h) == 0);
+	result(ok, "IP/UDP headers: lengths, marking, IPv4 checksum; short or unknown refused");
 }
 
 static void test_uc_vector(void)
@@ -711,24 +738,24 @@ static void test_ipv4_options(void)
 static void test_cnp_ipv6(void)
 {
 	struct roce_cnp_params cp = {
-		.family = 6, .tos = 48 << 2 | ROCE_ECN_ECT0, .ttl = 255,
-		.sport = 0xd000, .flow_label = 0xabcde, .pkey = 0xffff,
-		.dest_qp = 0x123456,
+		.ip = { .family = 6, .tos = 48 << 2 | ROCE_ECN_ECT0, .ttl = 255,
+			.sport = 0xd000, .flow_label = 0xabcde },
+		.pkey = 0xffff, .dest_qp = 0x123456,
 	};
 	struct roce_pkt pkt;
 	u8 buf[128];
 	u32 n, sum = 0, i;
 	bool ok = true;
 
-	memset(cp.saddr, 0x20, 16);
-	memset(cp.daddr, 0x30, 16);
+	memset(cp.ip.saddr, 0x20, 16);
+	memset(cp.ip.daddr, 0x30, 16);
 	n = roce_cnp_build(buf, sizeof(buf), &cp);
 	EXPECT(n == ROCE_CNP_LEN_V6);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
-	EXPECT(pkt.family == 6 && pkt.tos == cp.tos && pkt.ttl == 255);
+	EXPECT(pkt.family == 6 && pkt.tos == cp.ip.tos && pkt.ttl == 255);
 	EXPECT(pkt.flow_label == 0xabcde && pkt.sport == 0xd000);
 	EXPECT(pkt.bth.dest_qp == 0x123456 && pkt.bth.becn);
-	EXPECT(!memcmp(pkt.saddr, cp.saddr, 16));
+	EXPECT(!memcmp(pkt.saddr, cp.ip.saddr, 16));
 	EXPECT(roce_icrc_verify(buf, 40, n));
 	/* UDP checksum: pseudo-header plus segment sums to 0xffff. */
 	for (i = 8; i < 40; i += 2)
@@ -743,9 +770,9 @@ static void test_cnp_ipv6(void)
 	result(ok, "IPv6 CNP: parses, ICRC and UDP checksum valid");
 
 	ok = true;
-	cp.family = 4;
-	memcpy(cp.saddr, "\xc0\x00\x02\x01", 4);
-	memcpy(cp.daddr, "\xc0\x00\x02\x02", 4);
+	cp.ip.family = 4;
+	memcpy(cp.ip.saddr, "\xc0\x00\x02\x01", 4);
+	memcpy(cp.ip.daddr, "\xc0\x00\x02\x02", 4);
 	n = roce_cnp_build(buf, sizeof(buf), &cp);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
 	EXPECT(roce_ip_fast_csum(buf, 5) == 0);
@@ -779,6 +806,7 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	test_cnp_vector();
+	test_ip_udp();
 	test_uc_vector();
 	test_cm_fields();
 	test_cm_truncation();

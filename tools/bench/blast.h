@@ -34,19 +34,15 @@ static inline double blast_now(void)
 static inline void blast_ipv4_udp(u8 *buf, u32 len, u32 src, u32 dst,
 				  u16 sport, bool ce)
 {
+	struct roce_ip_udp h = {
+		.family = 4, .tos = ce ? ROCE_ECN_CE : ROCE_ECN_ECT0,
+		.ttl = 64, .df = true, .sport = sport,
+	};
+
+	memcpy(h.saddr, &src, 4);
+	memcpy(h.daddr, &dst, 4);
 	memset(buf, 0, len);
-	buf[0] = 0x45;
-	buf[1] = ce ? ROCE_ECN_CE : ROCE_ECN_ECT0;
-	put_unaligned_be16(len, buf + 2);
-	put_unaligned_be16(0x4000, buf + 6);
-	buf[8] = 64;
-	buf[9] = 17;
-	memcpy(buf + 12, &src, 4);
-	memcpy(buf + 16, &dst, 4);
-	put_unaligned_be16(roce_ip_fast_csum(buf, 5), buf + 10);
-	put_unaligned_be16(sport, buf + 20);
-	put_unaligned_be16(ROCE_UDP_PORT, buf + 22);
-	put_unaligned_be16(len - 20, buf + 24);
+	roce_put_ip_udp(buf, len, &h);
 }
 
 /* A raw IPv4 socket whose packets carry their own header. */

@@ -33,29 +33,22 @@ static u32 make_packet(u8 *buf, unsigned int i, u32 *l4)
 	u32 hl = family == 4 ? 20 : 40;
 	u32 len = hl + 8 + ROCE_BTH_LEN + ext + payload + ROCE_ICRC_LEN;
 	u8 *b = buf + hl;
+	struct roce_ip_udp h = {
+		.family = family, .tos = ROCE_ECN_ECT0, .ttl = 64,
+		.sport = 0xc000 + i % 1000,
+	};
 
-	memset(buf, 0, len);
 	if (family == 4) {
-		buf[0] = 0x45;
-		buf[1] = 0x02;
-		put_unaligned_be16(len, buf + 2);
-		buf[8] = 64;
-		buf[9] = 17;
-		put_unaligned_be32(0x0a000001 + i % 251, buf + 12);
-		put_unaligned_be32(0x0a010001, buf + 16);
+		put_unaligned_be32(0x0a000001 + i % 251, h.saddr);
+		put_unaligned_be32(0x0a010001, h.daddr);
 	} else {
-		put_unaligned_be32(0x60000000, buf);
-		put_unaligned_be16(len - 40, buf + 4);
-		buf[6] = 17;
-		buf[7] = 64;
-		buf[8] = 0xfd;
-		buf[23] = i % 251;
-		buf[24] = 0xfd;
-		buf[39] = 1;
+		h.saddr[0] = 0xfd;
+		h.saddr[15] = i % 251;
+		h.daddr[0] = 0xfd;
+		h.daddr[15] = 1;
 	}
-	put_unaligned_be16(0xc000 + i % 1000, b);
-	put_unaligned_be16(ROCE_UDP_PORT, b + 2);
-	put_unaligned_be16(len - hl, b + 4);
+	memset(buf, 0, len);
+	roce_put_ip_udp(buf, len, &h);
 	b += 8;
 	b[0] = op;
 	put_unaligned_be16(0xffff, b + 2);
