@@ -10,43 +10,8 @@
  * communication IDs and counters would help aim an injection), need
  * CAP_NET_ADMIN in the user namespace owning that network namespace, and
  * so does joining the "events" group, as with ctnetlink. Statistics and
- * configuration are readable by anyone.
- *
- * ROCECT_CMD_QP_GET (do and dump), ROCECT_CMD_QP_QUERY,
- * ROCECT_CMD_QP_NEW, ROCECT_CMD_QP_DEL, ROCECT_CMD_QP_FLUSH:
- *   request and reply attributes from the "qp" set:
- *     ROCECT_A_QP_ZONE           u16, conntrack zone (default 0)
- *     ROCECT_A_QP_SADDR4|6       source address (be32 or 16 bytes)
- *     ROCECT_A_QP_DADDR4|6       destination address
- *     ROCECT_A_QP_DQPN           u32, destination QP of the packets (24 bits)
- *     ROCECT_A_QP_SQPN           u32, source QP of the packets (24 bits)
- *     ROCECT_A_QP_ORIGIN         u8, enum rocect_origin
- *     ROCECT_A_QP_STATE          u8, enum rocect_state
- *     ROCECT_A_QP_PACKETS        u64, packets seen to this QP from saddr
- *     ROCECT_A_QP_BYTES          u64, their IP bytes
- *     ROCECT_A_QP_IDLE_MSECS     u64, time since the last packet (or creation)
- *     ROCECT_A_QP_TIMEOUT        u32, seconds until expiry, 0: never
- *   GET do needs the whole key (zone, addresses, DQPN); GET dump takes any
- *   of ZONE, addresses, DQPN, SQPN, ORIGIN, STATE as filters. QUERY needs
- *   DADDR and DQPN, optionally SADDR and ZONE, and replies with the entry
- *   (its SQPN is the answer). NEW needs the key and SQPN. DEL needs the key.
- *   FLUSH takes an optional ORIGIN and deletes every entry or those of it.
- *
- * ROCECT_CMD_STATS_GET, ROCECT_CMD_STATS_RESET: the "stats" set.
- * ROCECT_CMD_CONFIG_GET, ROCECT_CMD_CONFIG_SET: the "config" set.
- *
- * Learned entries also carry ROCECT_A_QP_ACTIVE, _SCOMM_ID, _DCOMM_ID,
- * _SERVICE_ID, _SPSN and, for UD services, _QKEY.
- *
- * ROCECT_CMD_CONN_GET (dump): the tracked CM connections, "conn" set.
- *
- * ROCECT_CMD_CNP_SEND: the key of a QP entry ("qp" set); sends one CNP to
- * the entry's src, to its source QP, now (no interval, no cap).
- *
- * Entries also carry ROCECT_A_QP_CE and ROCECT_A_QP_CNPS.
- *
- * Multicast group "events": ROCECT_CMD_QP_CREATE_NTF, ROCECT_CMD_QP_CHANGE_NTF
- * and ROCECT_CMD_QP_DELETE_NTF carry a QP entry (counters included).
+ * configuration are readable by anyone. What each command takes and
+ * returns, and what each attribute means, is in the specification.
  */
 #ifndef _UAPI_LINUX_ROCECT_H
 #define _UAPI_LINUX_ROCECT_H
