@@ -74,14 +74,15 @@ u32 roce_put_ip_udp(u8 *buf, u32 len, const struct roce_ip_udp *h)
  */
 u32 roce_cnp_build(u8 *buf, u32 buflen, const struct roce_cnp_params *cp)
 {
-	u32 len, l4_off;
+	u32 len, hdr, l4_off;
 	u8 *p;
 
 	len = cp->ip.family == 4 ? ROCE_CNP_LEN_V4 : ROCE_CNP_LEN_V6;
-	if (buflen < len || !roce_put_ip_udp(buf, len, &cp->ip))
+	hdr = buflen < len ? 0 : roce_put_ip_udp(buf, len, &cp->ip);
+	if (!hdr)
 		return 0;
-	l4_off = cp->ip.family == 4 ? 20 : 40;
-	p = buf + l4_off + 8;
+	l4_off = hdr - 8;
+	p = buf + hdr;
 	memset(p, 0, ROCE_BTH_LEN + ROCE_CNP_PAYLOAD_LEN);
 	p[0] = ROCE_OP_CNP;
 	put_unaligned_be16(cp->pkey, p + 2);

@@ -104,9 +104,7 @@ u8 rocect_conn_uapi_state(enum roce_cm_state state)
  */
 void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
 {
-	rhashtable_walk_enter(&rn->conns.ht, &w->iter);
-	w->gen = &rn->conns.gen;
-	w->restarts = 0;
+	rocect_walk_enter(w, &rn->conns.ht, &rn->conns.gen);
 }
 
 /**

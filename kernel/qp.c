@@ -129,9 +129,7 @@ struct rocect_qp *rocect_qp_find_one(struct rocect_net *rn,
  */
 void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
 {
-	rhashtable_walk_enter(&rn->qps.ht, &w->iter);
-	w->gen = &rn->qps.gen;
-	w->restarts = 0;
+	rocect_walk_enter(w, &rn->qps.ht, &rn->qps.gen);
 }
 
 /**

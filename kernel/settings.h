@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every setting of a namespace, once, in the order the netlink spec lists
- * them: ROCECT_SETTING(name, ATTR, type, min, max, default). It becomes a
- * member of struct rocect_config, the default of each new namespace
- * (checked against min and max when a module parameter changes it), and
- * netlink attribute ROCECT_A_CONFIG_<ATTR> of that type with that range.
+ * them: ROCECT_SETTING(name, ATTR, type, min, max, default). It becomes
+ * ROCECT_CFG_<name>, its index in struct rocect_config (read with
+ * rocect_cfg()), the default of each new namespace (checked against min
+ * and max when a module parameter changes it), and netlink attribute
+ * ROCECT_A_CONFIG_<ATTR> of that type with that range.
  * Adding a setting is a line here, its module parameter (config.c), its
  * uapi attribute and its documentation; `make lint` checks that the uapi,
  * the spec, the CLI and the docs agree.

@@ -21,6 +21,22 @@ struct rocect_walk {
 };
 
 /**
+ * rocect_walk_enter() - begin a walk of a table
+ * @w: the walk; rocect_walk_exit() ends it
+ * @ht: the table
+ * @gen: its generation
+ *
+ * For the tables' own rocect_qp_walk_enter() and rocect_conn_walk_enter().
+ */
+static inline void rocect_walk_enter(struct rocect_walk *w,
+				     struct rhashtable *ht, const atomic_t *gen)
+{
+	rhashtable_walk_enter(ht, &w->iter);
+	w->gen = gen;
+	w->restarts = 0;
+}
+
+/**
  * rocect_walk_peek() - the object at the walk's position
  * @w: a started walk
  *

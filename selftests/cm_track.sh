@@ -203,8 +203,7 @@ check "lost RTU: established by data" is "$(conn_state "$r" 4100)" established
 # each step, sent after the change (REP: two creations in state rep).
 events=$(mktemp)
 on "$r" -j monitor >"$events" 2>"$events.err" &
-mon=$!
-bg=$mon
+bg=$!
 check "monitor on r" busywait 20000 grep -q monitoring "$events.err"
 check "c5 handshake" xchg "$a" c5-req "$b" c5-rep "$a" c5-rtu
 check "c5 DREQ" send "$a" c5-dreq
@@ -221,8 +220,8 @@ c5_deleted() { c5_events | grep -q "delete 27"; }
 check "monitor saw c5's deletions" busywait 20000 c5_deleted
 check "c5's events: one per entry and step, with the state after it" is \
 	"$(c5_events)" "create 46 rep, create 27 rep, change 46 established, change 27 established, change 46 disconnecting, change 27 disconnecting, change 46 timewait, change 27 timewait, delete 46 timewait, delete 27 timewait"
-kill "$mon" 2>/dev/null
-mon=
+kill "$bg" 2>/dev/null
+bg=
 rm -f "$events" "$events.err"
 
 # Test two clients with the same comm ID and QPN from different addresses.

@@ -296,7 +296,8 @@ related_count()
 
 # The kernel log since this test began (run_kselftest.sh marks the start
 # of each test in it, rxe_e2e.sh its own), or all of it for a test run by
-# hand; with "all", since the first test began. Boot is not the tests' business.
+# hand; with "all", since the first test began. Boot is not the tests'
+# business.
 kmsg_since_start()
 {
 	dmesg | awk -v all="${1:-}" '

@@ -39,8 +39,6 @@ static json_object *field_json(const struct rd_field *f,
 	if (!a)
 		return NULL;
 	switch (f->kind) {
-	case RD_U8:
-		return json_object_new_int64(mnl_attr_get_u8(a));
 	case RD_U16:
 		return json_object_new_int64(mnl_attr_get_u16(a));
 	case RD_U32:

@@ -47,7 +47,6 @@ json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
 
 /**
  * enum rd_kind - how an attribute is shown
- * @RD_U8: a number, from a u8 attribute
  * @RD_U16: a number, from a u16
  * @RD_U32: a number, from a u32
  * @RD_U64: a number, from a u64
@@ -57,7 +56,7 @@ json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
  * @RD_SERVICE: an RDMA CM service ID, from a u64 ("tcp:7471")
  */
 enum rd_kind {
-	RD_U8, RD_U16, RD_U32, RD_U64, RD_BOOL, RD_NAME, RD_ADDR, RD_SERVICE,
+	RD_U16, RD_U32, RD_U64, RD_BOOL, RD_NAME, RD_ADDR, RD_SERVICE,
 };
 
 /**
