@@ -83,7 +83,9 @@ $(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
 
 $(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) $(TOP)/kernel/cm_fsm.c \
 		$(TOP)/kernel/cm_fsm.h $(TOP)/selftests/wire/tap.h \
+		$(TOP)/kernel/pair_infer.c $(TOP)/kernel/pair_infer.h \
 		$(TOP)/selftests/wire/cm_fsm_test.c \
+		$(TOP)/selftests/wire/pair_infer_test.c \
 		$(TOP)/selftests/wire/wire_test.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@
@@ -121,7 +123,7 @@ lint: modules
 	BUILD=$(BUILD) $(TOP)/scripts/lint.sh $(KVERS)
 
 vmtest: modules tools
-	BUILD=$(BUILD) $(TOP)/tools/vm/run_vm_tests.sh $(KVERS)
+	BUILD=$(BUILD) $(TOP)/tools/vm/run_vm_tests.sh $(if $(T),-t "$(T)") $(KVERS)
 
 e2e: modules tools
 	BUILD=$(BUILD) $(TOP)/tools/vm/run_rxe_e2e.sh $(KVERS)

@@ -50,6 +50,8 @@ module_param_named(half_open_timeout, defaults[ROCECT_CFG_half_open_timeout], ui
 MODULE_PARM_DESC(half_open_timeout, "Default lifetime of connections in REQ or REP without CM traffic, s (1-3600, default 75)");
 module_param_named(rp_check, defaults[ROCECT_CFG_rp_check], uint, 0444);
 MODULE_PARM_DESC(rp_check, "Default: ignore CM MADs whose source does not route back through their input interface (0 off, 1 on, default)");
+module_param_named(learn, defaults[ROCECT_CFG_learn], uint, 0444);
+MODULE_PARM_DESC(learn, "Default: infer QP entries from traffic that never used RDMA CM (0 off, 1 on)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -355,6 +355,8 @@ static void conn_gc(struct work_struct *work)
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
+	/* Inferred entries have no connection: the same clock ages them. */
+	rocect_qp_expire_inferred(net);
 	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
 			   GC_INTERVAL);
 }

@@ -81,7 +81,8 @@ struct rocect_conn {
  * @half_open: connections in REQ or REP, oldest first: evicted first when
  *	the table is full
  * @gen: bumped by every creation, removal and state change, for dumps
- * @gc: expires idle connections and those done with TIMEWAIT
+ * @gc: expires idle connections, those done with TIMEWAIT and idle
+ *	inferred entries
  */
 struct rocect_conn_table {
 	struct rhashtable ht;

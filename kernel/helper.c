@@ -3,9 +3,10 @@
  * The conntrack helper "roce": called for every packet of a UDP conntrack
  * it is attached to (IPv4 and IPv6), it parses the RoCEv2 headers, counts
  * what it saw, tracks CM connections (cm.c) and accounts data packets to
- * their QP entry. With the unknown-qp drop policy it fails closed: what is
- * neither a well-formed MAD to QP1 nor data or a CNP of a known QP is
- * dropped and counted by reason.
+ * their QP entry; with learn on, data of QPs without one feeds learn.c.
+ * With the unknown-qp drop policy it fails closed: what is neither a
+ * well-formed MAD to QP1 nor data or a CNP of a known QP (learned or
+ * managed: inferred entries do not count) is dropped and counted by reason.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +21,7 @@
 #include "cm.h"
 #include "expect.h"
 #include "helper.h"
+#include "learn.h"
 #include "netns.h"
 #include "cnp_policy.h"
 #include "rpcheck.h"
@@ -91,8 +93,15 @@ static int account_data(struct net *net, struct rocect_net *rn,
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)
 			rocect_cm_data(net, ct, skb, qp, pkt);
+		/* Anyone can forge what inference learns from. */
+		if (qp->origin == ROCECT_ORIGIN_INFERRED)
+			return policy_verdict(rn, skb, ct,
+					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
+					      "QP entry only inferred");
 		return NF_ACCEPT;
 	}
+	if (rocect_cfg(&rn->config, learn))
+		rocect_learn_packet(net, rn, &key, pkt);
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "no QP entry");
 }
@@ -105,11 +114,13 @@ static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
 		     const struct nf_conn *ct, const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key;
+	struct rocect_qp *qp;
 
 	if (!strict(rn))
 		return NF_ACCEPT;
 	qp_key_of(&key, ct, pkt);
-	if (rocect_qp_lookup(rn, &key))
+	qp = rocect_qp_lookup(rn, &key);
+	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED)
 		return NF_ACCEPT;
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "CNP to no QP entry");

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
 
+#include "learn.h"
 #include "netlink.h"
 #include "netns.h"
 #include "walk.h"
@@ -185,6 +186,8 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 		timeout = rocect_conn_timeout(rocect_net(net), conn);
 		if (fill_qp_conn(skb, qp, conn))
 			return -EMSGSIZE;
+	} else if (qp->origin == ROCECT_ORIGIN_INFERRED) {
+		timeout = rocect_qp_idle_left(rocect_net(net), qp);
 	}
 	if (nla_put_u16(skb, ROCECT_A_QP_ZONE, k->zone) ||
 	    put_addr(skb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, k->family,
@@ -607,9 +610,17 @@ static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_config *c = &rocect_net(genl_info_net(info))->config;
+	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_config *c = &rn->config;
 	struct nlattr **tb = info->attrs;
 	unsigned int i, n = 0;
+
+	/* learn's records first: all or nothing. */
+	if (tb[ROCECT_A_CONFIG_LEARN] && nla_get_u8(tb[ROCECT_A_CONFIG_LEARN]) &&
+	    rocect_learn_enable(rn)) {
+		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
+		return -ENOMEM;
+	}
 
 	/* The policy has checked every range: apply all or nothing. */
 	for (i = 0; i < ROCECT_CFG_COUNT; i++) {

@@ -5,6 +5,7 @@
  */
 #include <net/netns/generic.h>
 
+#include "learn.h"
 #include "netns.h"
 
 static unsigned int rocect_net_id __read_mostly;
@@ -38,8 +39,15 @@ static int __net_init rocect_net_init(struct net *net)
 	err = rocect_conn_net_init(net);
 	if (err)
 		goto err_qp;
+	if (rocect_cfg(&rn->config, learn)) {
+		err = rocect_learn_enable(rn);
+		if (err)
+			goto err_conn;
+	}
 	return 0;
 
+err_conn:
+	rocect_conn_net_exit(rn);
 err_qp:
 	rocect_qp_net_exit(rn);
 err_stats:
@@ -57,6 +65,7 @@ static void __net_exit rocect_net_exit(struct net *net)
 
 	rocect_qp_net_exit(rn);
 	rocect_conn_net_exit(rn);
+	rocect_learn_net_exit(rn);
 	rocect_stats_net_exit(rn);
 }
 

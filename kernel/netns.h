@@ -25,6 +25,7 @@
  * @qps: the QP table
  * @conns: the tracked CM connections
  * @np: the CNP budget
+ * @learn: learning's records, allocated when learn is first set on
  */
 struct rocect_net {
 	struct net *net;
@@ -35,8 +36,10 @@ struct rocect_net {
 	struct rocect_qp_table qps;
 	struct rocect_conn_table conns;
 	struct rocect_cnp_bucket np;
+	struct rocect_learn *learn;
 };
 
+struct rocect_learn;
 struct rocect_net *rocect_net(const struct net *net);
 int rocect_netns_init(void);
 void rocect_netns_exit(void);

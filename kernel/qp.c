@@ -4,7 +4,8 @@
  * QP. Packet-path lookups are lock-free (RCU rhashtable); changes take the
  * namespace's lock and queue their events, sent once it is dropped.
  * Learned entries belong to a connection (conn.c); managed ones are added
- * and deleted through netlink.
+ * and deleted through netlink; inferred ones are added by learn.c and
+ * expire when idle.
  */
 #include <linux/jiffies.h>
 #include <linux/rhashtable.h>
@@ -20,14 +21,22 @@
 /* Walks a flush makes at most (see rocect_qp_flush()). */
 #define FLUSH_PASSES	8
 
+/* Inferred entries the collector looks at in one run (see expire_inferred). */
+#define EXPIRE_BATCH	4096
+
 /**
- * struct rocect_managed_qp - a managed entry: an entry and its RCU head
+ * struct rocect_managed_qp - an entry without a connection: managed or
+ *	inferred
  * @qp: the entry
- * @rcu: deferred free
+ * @inferred: an inferred entry's place in &rocect_qp_table.inferred
+ * @rcu: deferred free, once off that list
  */
 struct rocect_managed_qp {
 	struct rocect_qp qp;
-	struct rcu_head rcu;
+	union {
+		struct list_head inferred;
+		struct rcu_head rcu;
+	};
 };
 
 static struct kmem_cache *managed_cache __read_mostly;
@@ -265,12 +274,37 @@ static void managed_free_rcu(struct rcu_head *head)
 			container_of(head, struct rocect_managed_qp, rcu));
 }
 
+/*
+ * Remove an entry: a managed or inferred one alone, a learned one with its
+ * connection.
+ */
+static void qp_remove(struct net *net, struct rocect_qp *qp)
+{
+	struct rocect_conn *conn = rocect_qp_conn(qp);
+	struct rocect_managed_qp *m;
+
+	if (conn) {
+		rocect_conn_destroy(net, conn, false);
+		return;
+	}
+	m = container_of(qp, struct rocect_managed_qp, qp);
+	if (qp->origin == ROCECT_ORIGIN_INFERRED) {
+		list_del(&m->inferred);
+		rocect_net(net)->qps.inferred_count--;
+	}
+	rocect_qp_unlink(net, qp);
+	call_rcu(&m->rcu, managed_free_rcu);
+}
+
 /**
  * rocect_qp_add_managed() - add an entry through netlink
  * @net: the namespace
  * @key: its key (zone, family, addresses, destination QP)
  * @sqpn: the source QP
  * @extack: for the reason of a failure
+ *
+ * An inferred entry of the same key makes way: this is how an operator
+ * promotes it, so that the unknown-qp drop policy admits its packets.
  *
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
@@ -280,6 +314,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
 	struct rocect_events ev;
+	struct rocect_qp *old;
 	int err;
 
 	m = kmem_cache_zalloc(managed_cache, GFP_KERNEL);
@@ -291,6 +326,9 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	m->qp.sqpn = sqpn;
 
 	rocect_net_lock(rn, &ev);
+	old = rocect_qp_lookup(rn, key);
+	if (old && old->origin == ROCECT_ORIGIN_INFERRED)
+		qp_remove(net, old);
 	err = rocect_qp_insert(net, &m->qp, extack);
 	rocect_net_unlock(rn, &ev);
 	if (err)
@@ -298,18 +336,104 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	return err;
 }
 
-/* Remove an entry: a managed one alone, a learned one with its connection. */
-static void qp_remove(struct net *net, struct rocect_qp *qp)
+/**
+ * rocect_qp_add_inferred() - add an entry that learning inferred
+ * @net: the namespace
+ * @key: its key
+ * @sqpn: the source QP its packets come from
+ *
+ * Context: &rocect_net.lock held; packet path.
+ * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
+ */
+int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
+			   u32 sqpn)
 {
-	struct rocect_conn *conn = rocect_qp_conn(qp);
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_managed_qp *m;
+	int err;
 
-	if (conn) {
-		rocect_conn_destroy(net, conn, false);
-		return;
+	lockdep_assert_held(&rn->lock);
+	/* Ask before allocating: a flood of new QPs must not churn slabs. */
+	if (rocect_qp_lookup(rn, key))
+		return -EEXIST;
+	if (rn->qps.count >= rocect_cfg(&rn->config, max_qps)) {
+		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
+		return -ENOSPC;
 	}
-	rocect_qp_unlink(net, qp);
-	call_rcu(&container_of(qp, struct rocect_managed_qp, qp)->rcu,
-		 managed_free_rcu);
+	m = kmem_cache_zalloc(managed_cache, GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	rocect_qp_init_entry(&m->qp, ROCECT_ORIGIN_INFERRED,
+			     ROCECT_STATE_ESTABLISHED);
+	m->qp.key = *key;
+	m->qp.sqpn = sqpn;
+	err = rocect_qp_insert(net, &m->qp, NULL);
+	if (err) {
+		kmem_cache_free(managed_cache, m);
+		return err;
+	}
+	list_add_tail(&m->inferred, &rn->qps.inferred);
+	rn->qps.inferred_count++;
+	rocect_stats_inc(rn, ROCECT_CTR_QP_INFERRED);
+	return 0;
+}
+
+/* Has an inferred entry been idle for longer than the idle timeout? */
+static bool idle_expired(struct rocect_net *rn, const struct rocect_qp *qp)
+{
+	return (u32)jiffies - READ_ONCE(qp->last_seen) >
+	       rocect_cfg(&rn->config, idle_timeout) * HZ;
+}
+
+/**
+ * rocect_qp_idle_left() - seconds until an inferred entry expires
+ * @rn: the namespace's state
+ * @qp: the entry
+ *
+ * Return: the seconds, 0 if due.
+ */
+u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp)
+{
+	u32 idle = (u32)jiffies - READ_ONCE(qp->last_seen);
+	u32 limit = rocect_cfg(&rn->config, idle_timeout) * HZ;
+
+	return idle < limit ? DIV_ROUND_UP(limit - idle, HZ) : 0;
+}
+
+/**
+ * rocect_qp_expire_inferred() - forget inferred entries idle for longer than
+ *	the idle timeout
+ * @net: the namespace
+ *
+ * Looks at up to %EXPIRE_BATCH entries a run, oldest first; those still
+ * active go to the back of the list.
+ *
+ * Context: process context (the collector).
+ */
+void rocect_qp_expire_inferred(struct net *net)
+{
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_managed_qp *m;
+	struct rocect_events ev;
+	unsigned int n;
+
+	rocect_net_lock(rn, &ev);
+	n = min_t(unsigned int, rn->qps.inferred_count, EXPIRE_BATCH);
+	while (n--) {
+		m = list_first_entry(&rn->qps.inferred, struct rocect_managed_qp,
+				     inferred);
+		if (!idle_expired(rn, &m->qp)) {
+			list_move_tail(&m->inferred, &rn->qps.inferred);
+			continue;
+		}
+		qp_remove(net, &m->qp);
+		rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
+		/* Send this one's event before the queue fills. */
+		rocect_net_unlock(rn, &ev);
+		rocect_net_lock(rn, &ev);
+		n = min(n, rn->qps.inferred_count);
+	}
+	rocect_net_unlock(rn, &ev);
 }
 
 /**
@@ -420,6 +544,8 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
 int rocect_qp_net_init(struct rocect_net *rn)
 {
 	rn->qps.count = 0;
+	rn->qps.inferred_count = 0;
+	INIT_LIST_HEAD(&rn->qps.inferred);
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->qps.gen, 1);
 	return rhashtable_init(&rn->qps.ht, &qp_params);
@@ -430,13 +556,14 @@ static void qp_free_now(void *ptr, void *arg)
 	struct rocect_qp *qp = ptr;
 
 	/* Learned entries go with their connections (conn.c). */
-	if (qp->origin == ROCECT_ORIGIN_MANAGED)
+	if (qp->origin != ROCECT_ORIGIN_LEARNED)
 		kmem_cache_free(managed_cache,
 				container_of(qp, struct rocect_managed_qp, qp));
 }
 
 /**
- * rocect_qp_net_exit() - free a dying namespace's managed entries
+ * rocect_qp_net_exit() - free a dying namespace's managed and inferred
+ *	entries
  * @rn: the namespace's state
  *
  * No packet of the namespace can still be in flight, so entries are freed
@@ -452,7 +579,8 @@ void rocect_qp_net_exit(struct rocect_net *rn)
  * rocect_qp_init() - create the slab cache of managed entries
  *
  * A cache of its own makes their memory visible in /proc/slabinfo
- * ("rocect_managed_qp"); learned entries live in "rocect_conn".
+ * ("rocect_managed_qp", which inferred entries share); learned entries live
+ * in "rocect_conn".
  *
  * Return: 0 or -ENOMEM.
  */

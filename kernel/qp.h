@@ -53,7 +53,7 @@ struct rocect_qp_key {
  * @cnps: CNPs sent to the sender of those
  *
  * Learned entries live inside their connection, which frees them; managed
- * ones are a &struct rocect_managed_qp.
+ * and inferred ones are a &struct rocect_managed_qp.
  */
 struct rocect_qp {
 	struct rhash_head node;
@@ -76,11 +76,15 @@ struct rocect_qp {
  * @ht: entries by key; lookups under RCU, changes under &rocect_net.lock
  * @count: entries in @ht
  * @gen: bumped by every insertion, removal and state change, for dumps
+ * @inferred: the inferred entries, for their expiry; under &rocect_net.lock
+ * @inferred_count: entries on @inferred
  */
 struct rocect_qp_table {
 	struct rhashtable ht;
 	unsigned int count;
 	atomic_t gen;
+	struct list_head inferred;
+	unsigned int inferred_count;
 };
 
 /**
@@ -128,6 +132,10 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp);
 void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
 int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 			  u32 sqpn, struct netlink_ext_ack *extack);
+int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
+			   u32 sqpn);
+void rocect_qp_expire_inferred(struct net *net);
+u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp);
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
 unsigned int rocect_qp_flush(struct net *net, int origin);
 void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes);

@@ -15,9 +15,12 @@
 # a tcpdump count on R, and gone after expiry. A refused connection (REJ)
 # leaves no QP entries. R marks A's traffic CE: the CNPs R sends are
 # captured on A and checked (ICRC, BECN, A's QPN) against R's counters.
-# Under R's strict policy RDMA CM traffic still flows, ibv_rc_pingpong
-# (QPNs exchanged over TCP) fails, and works once `rocect qp add` installs
-# managed entries for its QPs.
+# With learn on, R infers the QP pairs of ibv_rc_pingpong, ib_send_bw,
+# ib_write_bw, ib_read_bw (without -R) and ibv_ud_pingpong, which exchange
+# QPNs over TCP: exactly those of `rdma res`, with CNPs to A's QP. Under
+# R's strict policy RDMA CM traffic still flows, ibv_rc_pingpong fails
+# (nothing is inferred), and works once `rocect qp add` installs managed
+# entries for its QPs.
 #
 #   rxe_e2e.sh [-k KVER] [-p PORT] [-o DIR] [--demo]
 #
@@ -437,6 +440,97 @@ ud()
 	B "stop udaddy"
 }
 
+# infer_pairs NAME COMM TYPE SERVER CLIENT: B runs SERVER and A CLIENT,
+# which exchange QPNs over TCP, not RDMA CM. Once their QPs of TYPE are up
+# and R has inferred entries, both are frozen: R's inferred entries must be
+# exactly the QP pairs rdma res reports on A and B.
+infer_pairs()
+{
+	local name=$1 comm=$2 type=$3 server=$4 client=$5 want
+
+	say "learn: $client (QPNs exchanged over TCP)"
+	B "$server >/dev/null 2>&1 & wait_tcp_listen 18515"
+	A "$client >/dev/null 2>&1 & wait_qps $comm $type 1" &&
+		B "wait_qps $comm $type 1"
+	log_test $? "learn: $name: QPs up on A and B"
+	check "learn: $name: R inferred entries" busywait 60000 \
+		quiet R "\$ROCECT -j qp show origin inferred | jq -e 'length >= 2'"
+	A "freeze $comm"
+	B "freeze $comm"
+	A "qps $comm" >"$out/$name.a.json"
+	B "qps $comm" >"$out/$name.b.json"
+	R "\$ROCECT -j qp show origin inferred" >"$out/$name.r.json"
+	show R "\$ROCECT qp show origin inferred"
+	if [ "$type" = UD ]; then
+		want=$(jq -r --arg a "$A4" --arg b "$B4" --slurpfile q "$out/$name.b.json" \
+			'.[] | select(.type == "UD") | .lqpn as $qa |
+			 $q[0][] | select(.type == "UD") |
+			 "\($a) \($b) \(.lqpn) \($qa)", "\($b) \($a) \($qa) \(.lqpn)"' \
+			"$out/$name.a.json")
+	else
+		want=$( (rdma_pairs "$name" a "$A4" "$B4"
+			 rdma_pairs "$name" b "$B4" "$A4"))
+	fi
+	check "learn: $name: R's inferred entries are the QP pairs of rdma res" \
+		same_lines "QP pairs" "$(jq -r '.[] |
+			"\(.src) \(.dst) \(.dqpn) \(.sqpn)"' "$out/$name.r.json")" \
+		"$want"
+	echo "$want" >"$out/$name.pairs"
+	[ -z "${during:-}" ] || "$during"
+	A "stop $comm"
+	B "stop $comm"
+	R "\$ROCECT qp flush origin inferred >/dev/null"
+}
+
+# infer_cnps: while ib_write_bw runs, R marks A's packets CE: the CNPs it
+# sends for the inferred pair reach A's QP.
+infer_cnps()
+{
+	local a_qpn
+
+	A "stop_captures $out"
+	R "nft delete table ip cemark; \$ROCECT config set cnp off"
+	"$PYTHON" "$SELFTESTS_DIR/wire/cnp_check.py" "$out/learn-cnp.a.pcap" \
+		>"$out/learn-cnp.a.json" 2>/dev/null
+	a_qpn=$(jq '[.[] | select(.type == "RC") | .lqpn][0]' "$out/write.a.json")
+	check "learn: CNPs for the inferred pair reached A's QP $a_qpn, ICRC valid" \
+		quiet jq -se --argjson q "$a_qpn" 'length > 0 and all(.[];
+			.icrc_ok and .becn == 1 and .dqpn == $q)' \
+		"$out/learn-cnp.a.json"
+}
+
+# learn: QP pairs of programs that never use RDMA CM (learn on).
+learn()
+{
+	local gid
+
+	gid=$(A "gid_index $A4")
+	show R "\$ROCECT config set learn on"
+	infer_pairs pingpong ibv_rc_pingpong RC \
+		"ibv_rc_pingpong -d rxe0 -g $gid -n 1000000" \
+		"ibv_rc_pingpong -d rxe0 -g $gid -n 1000000 $B4"
+	infer_pairs send ib_send_bw RC "ib_send_bw -d rxe0 -x $gid -n 100000" \
+		"ib_send_bw -d rxe0 -x $gid -n 100000 $B4"
+	R "nft -f - <<-EOT &&
+		table ip cemark {
+		    chain forward {
+		        type filter hook forward priority filter; policy accept;
+		        ip saddr $A4 udp dport 4791 ip ecn set ce
+		    }
+		}
+	EOT
+	   \$ROCECT config set cnp on"
+	A "capture learn-cnp.a eth0 'udp port 4791 and src $B4'"
+	during=infer_cnps infer_pairs write ib_write_bw RC \
+		"ib_write_bw -d rxe0 -x $gid -n 100000" \
+		"ib_write_bw -d rxe0 -x $gid -n 100000 $B4"
+	infer_pairs read ib_read_bw RC "ib_read_bw -d rxe0 -x $gid -n 100000" \
+		"ib_read_bw -d rxe0 -x $gid -n 100000 $B4"
+	infer_pairs udpp ibv_ud_pingpong UD \
+		"ibv_ud_pingpong -d rxe0 -g $gid -s 512 -n 1000000" \
+		"ibv_ud_pingpong -d rxe0 -g $gid -s 512 -n 1000000 $B4"
+}
+
 # strict: unknown QPs are dropped on R. RDMA CM traffic is learned and
 # flows; ibv_rc_pingpong needs managed entries.
 strict()
@@ -473,6 +567,8 @@ strict()
 	check "strict: R counted its dropped packets" \
 		test "$(R "\$ROCECT -j stats" | jq '."unknown-qp-dropped"')" \
 		-gt "$dropped"
+	check "strict: with learn on, R inferred nothing of it" \
+		is "$(R "\$ROCECT -j qp show origin inferred" | jq length)" 0
 	B "stop ibv_rc_pingpong"
 
 	say "strict: the operator installs managed entries for its QPs"
@@ -580,6 +676,10 @@ cnps
 links_on_failure
 story "Unreliable datagrams: udaddy finds B's UD QPs through SIDR"
 ud
+links_on_failure
+story "Programs that never use RDMA CM (NCCL, MPI and perftest work like" \
+	"this): with learn on, R infers their QP pairs from the PSNs"
+learn
 links_on_failure
 story "Strict policy: only QPs R knows may talk"
 strict

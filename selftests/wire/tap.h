@@ -25,5 +25,6 @@ void result(bool ok, const char *fmt, ...)
 } while (0)
 
 void test_cm_fsm(void);
+void test_pair_infer(void);
 
 #endif /* _ROCECT_TAP_H */

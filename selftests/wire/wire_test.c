@@ -818,6 +818,7 @@ int main(void)
 	test_cnp_ipv6();
 	test_gsi_other_and_names();
 	test_cm_fsm();
+	test_pair_infer();
 	printf("1..%d\n", ntest);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

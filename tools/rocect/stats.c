@@ -90,6 +90,9 @@ static const struct {
 	{ ROCECT_A_STATS_DROP_SPOOFED, "drop-spoofed" },
 	{ ROCECT_A_STATS_DROP_GSO, "drop-gso" },
 	{ ROCECT_A_STATS_CNP_TX_DROPPED, "cnp-tx-dropped" },
+	{ ROCECT_A_STATS_QP_INFERRED, "qp-inferred" },
+	{ ROCECT_A_STATS_LEARN_AMBIGUOUS, "learn-ambiguous" },
+	{ ROCECT_A_STATS_LEARN_EVICTED, "learn-evicted" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -28,6 +28,7 @@
 enum rocect_origin {
 	ROCECT_ORIGIN_LEARNED,	/* from an RDMA CM handshake */
 	ROCECT_ORIGIN_MANAGED,	/* added through this interface */
+	ROCECT_ORIGIN_INFERRED,	/* inferred from the traffic (learn on) */
 	__ROCECT_ORIGIN_MAX,
 };
 
@@ -177,6 +178,9 @@ enum {
 	ROCECT_A_STATS_DROP_SPOOFED,	/* u64, ... CM MAD failing rp-check */
 	ROCECT_A_STATS_DROP_GSO,	/* u64, ... GRO/GSO super-packet */
 	ROCECT_A_STATS_CNP_TX_DROPPED,	/* u64, not sent: the output path dropped it */
+	ROCECT_A_STATS_QP_INFERRED,	/* u64, entries learning inferred */
+	ROCECT_A_STATS_LEARN_AMBIGUOUS,	/* u64, responses agreeing with several QPs */
+	ROCECT_A_STATS_LEARN_EVICTED,	/* u64, host pairs' records taken over */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -200,6 +204,7 @@ enum {
 	ROCECT_A_CONFIG_CNP_CLEAR_CE,	/* u8, 1: forward the packet as ECT(0) */
 	ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT, /* u32 s, 1..3600: REQ, REP states */
 	ROCECT_A_CONFIG_RP_CHECK,	/* u8, 1: CM MADs must pass a FIB rp check */
+	ROCECT_A_CONFIG_LEARN,		/* u8, 1: infer entries from the traffic */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * learn on: QP entries for traffic that never used RDMA CM (NCCL, UCX, MPI,
+ * perftest without -R). A UD packet names its source QP in its DETH; an RC
+ * pair is inferred from its PSNs (pair_infer.c) over the requests one host
+ * sends to another and the responses that come back. What is remembered of
+ * each ordered pair of addresses lives in a fixed array of two-way sets of
+ * records, hashed by the addresses: a pair that finds both records of its
+ * set busy takes over the least recently used (counted), so memory stays
+ * bounded whatever the traffic.
+ */
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <uapi/linux/rocect.h>
+
+#include "learn.h"
+#include "netns.h"
+#include "pair_infer.h"
+
+/*
+ * Records of host pairs: 128 sets of two, about 250 bytes each, 64 KB a
+ * namespace. Two ways: two busy pairs hashing to one set both keep theirs.
+ */
+#define LEARN_SETS	128
+#define LEARN_WAYS	2
+/* Requests older than this are no longer weighed against responses. */
+#define LEARN_MAX_AGE	(10 * HZ)
+
+/**
+ * struct learn_hosts_key - an ordered pair of addresses in a zone
+ * @saddr: the requester
+ * @daddr: the responder
+ * @zone: conntrack zone ID
+ * @family: 4 or 6
+ * @pad: zero: compared as bytes
+ */
+struct learn_hosts_key {
+	union nf_inet_addr saddr;
+	union nf_inet_addr daddr;
+	u16 zone;
+	u8 family;
+	u8 pad;
+};
+
+/**
+ * struct learn_record - what one host recently requested of another
+ * @key: whose record it is
+ * @used: @key is valid
+ * @last: jiffies of the last request
+ * @hosts: the requests, for the PSN rule
+ */
+struct learn_record {
+	struct learn_hosts_key key;
+	bool used;
+	u32 last;
+	struct roce_pair_hosts hosts;
+};
+
+/**
+ * struct learn_set - the records of the host pairs that hash alike
+ * @lock: serialises the packets of these pairs
+ * @rec: the records, the least recently used taken over first
+ */
+struct learn_set {
+	spinlock_t lock;	/* @rec */
+	struct learn_record rec[LEARN_WAYS];
+};
+
+/**
+ * struct rocect_learn - a namespace's learning state
+ * @seed: of the sets' hash
+ * @set: the sets
+ */
+struct rocect_learn {
+	u32 seed;
+	struct learn_set set[LEARN_SETS];
+};
+
+/**
+ * rocect_learn_enable() - allocate the namespace's records, once
+ * @rn: the namespace's state
+ *
+ * Called before learn is set on; the records stay until the namespace
+ * goes, so that the packet path needs no reference on them.
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int rocect_learn_enable(struct rocect_net *rn)
+{
+	struct rocect_learn *l;
+	unsigned int i;
+
+	/* Pairs with the cmpxchg_release() below. */
+	if (smp_load_acquire(&rn->learn))
+		return 0;
+	l = kvzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->seed = get_random_u32();
+	for (i = 0; i < LEARN_SETS; i++)
+		spin_lock_init(&l->set[i].lock);
+	/*
+	 * Publishes the initialised records to the packet path. Two enables
+	 * at once: the first one's records stay.
+	 */
+	if (cmpxchg_release(&rn->learn, NULL, l))
+		kvfree(l);
+	return 0;
+}
+
+/**
+ * rocect_learn_net_exit() - free a dying namespace's records
+ * @rn: the namespace's state
+ */
+void rocect_learn_net_exit(struct rocect_net *rn)
+{
+	kvfree(rn->learn);
+	rn->learn = NULL;
+}
+
+/*
+ * The set of @pk's host pair: requests from its source to its destination
+ * (@from_src), or from its destination to its source. @k is set to the
+ * pair's key.
+ */
+static struct learn_set *set_of(struct rocect_learn *l,
+				const struct rocect_qp_key *pk, bool from_src,
+				struct learn_hosts_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->saddr = from_src ? pk->saddr : pk->daddr;
+	k->daddr = from_src ? pk->daddr : pk->saddr;
+	k->zone = pk->zone;
+	k->family = pk->family;
+	BUILD_BUG_ON(sizeof(*k) % sizeof(u32));
+	return &l->set[jhash2((const u32 *)k, sizeof(*k) / sizeof(u32),
+			      l->seed) % LEARN_SETS];
+}
+
+/* @k's record in @set, or NULL. Under @set->lock. */
+static struct learn_record *record_find(struct learn_set *set,
+					const struct learn_hosts_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < LEARN_WAYS; i++)
+		if (set->rec[i].used && !memcmp(&set->rec[i].key, k, sizeof(*k)))
+			return &set->rec[i];
+	return NULL;
+}
+
+/*
+ * @k's record in @set, made if need be from a free one or the least
+ * recently used (counted). Under @set->lock.
+ */
+static struct learn_record *record_get(struct rocect_net *rn,
+				       struct learn_set *set,
+				       const struct learn_hosts_key *k)
+{
+	struct learn_record *r = record_find(set, k), *old = &set->rec[0];
+	u32 now = jiffies;
+	unsigned int i;
+
+	if (r)
+		return r;
+	for (i = 0; i < LEARN_WAYS; i++) {
+		r = &set->rec[i];
+		if (!r->used) {
+			old = r;
+			break;
+		}
+		if (now - r->last > now - old->last)
+			old = r;
+	}
+	if (old->used)
+		rocect_stats_inc(rn, ROCECT_CTR_LEARN_EVICTED);
+	memset(old, 0, sizeof(*old));
+	old->key = *k;
+	old->used = true;
+	return old;
+}
+
+/* The entry of packets to @dqpn from @saddr to @daddr: they come from @sqpn. */
+static int add_inferred(struct net *net, const struct rocect_qp_key *like,
+			bool reverse, u32 dqpn, u32 sqpn)
+{
+	struct rocect_qp_key key = *like;
+
+	if (reverse) {
+		key.saddr = like->daddr;
+		key.daddr = like->saddr;
+	}
+	key.dqpn = dqpn;
+	return rocect_qp_add_inferred(net, &key, sqpn);
+}
+
+/*
+ * A response to QP y (@key: from B to A) named requests from A to QP x: the
+ * pair is (x, y) in both directions.
+ */
+static void add_pair(struct net *net, struct rocect_net *rn,
+		     const struct rocect_qp_key *key, u32 x)
+{
+	struct rocect_events ev;
+
+	rocect_net_lock(rn, &ev);
+	/* Either may exist by now: another CPU, a handshake, an operator. */
+	add_inferred(net, key, true, x, key->dqpn);
+	add_inferred(net, key, false, key->dqpn, x);
+	rocect_net_unlock(rn, &ev);
+}
+
+/**
+ * rocect_learn_packet() - learn from a data packet of a QP without an entry
+ * @net: the namespace
+ * @rn: its state
+ * @key: the packet's key, which has no entry
+ * @pkt: the parsed packet
+ *
+ * Context: packet path, under rcu_read_lock().
+ */
+void rocect_learn_packet(struct net *net, struct rocect_net *rn,
+			 const struct rocect_qp_key *key,
+			 const struct roce_pkt *pkt)
+{
+	/* Pairs with the cmpxchg_release() of rocect_learn_enable(). */
+	struct rocect_learn *l = smp_load_acquire(&rn->learn);
+	enum roce_pair_result res;
+	struct learn_hosts_key k;
+	struct learn_record *r;
+	struct learn_set *set;
+	struct rocect_events ev;
+	u32 x;
+
+	if (!l)
+		return;
+	if (pkt->class == ROCE_CLASS_UD) {
+		if (!pkt->has_deth)
+			return;
+		rocect_net_lock(rn, &ev);
+		rocect_qp_add_inferred(net, key, pkt->deth_src_qp);
+		rocect_net_unlock(rn, &ev);
+		return;
+	}
+	if (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_XRC)
+		return;
+	if (!roce_pair_is_response(pkt->bth.opcode)) {
+		set = set_of(l, key, true, &k);
+		spin_lock_bh(&set->lock);
+		r = record_get(rn, set, &k);
+		r->last = jiffies;
+		roce_pair_request(&r->hosts, key->dqpn, pkt->bth.psn, r->last);
+		spin_unlock_bh(&set->lock);
+		return;
+	}
+	/* A response from B to A answers A's requests to B. */
+	set = set_of(l, key, false, &k);
+	spin_lock_bh(&set->lock);
+	r = record_find(set, &k);
+	res = !r ? ROCE_PAIR_NONE :
+	      roce_pair_response(&r->hosts, pkt->bth.opcode, key->dqpn,
+				 pkt->bth.psn, jiffies, LEARN_MAX_AGE, &x);
+	spin_unlock_bh(&set->lock);
+	if (res == ROCE_PAIR_AMBIGUOUS)
+		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
+	else if (res == ROCE_PAIR_FOUND)
+		add_pair(net, rn, key, x);
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PSN rule that infers an RC connection's QP pair (see pair_infer.h).
+ * The caller keeps one struct roce_pair_hosts per ordered pair of addresses
+ * and serialises calls on it; the clock is the caller's (jiffies in the
+ * kernel), compared only by difference.
+ */
+#include "pair_infer.h"
+
+/* @a - @b as a signed 24-bit serial-number difference. */
+static int psn_diff(u32 a, u32 b)
+{
+	return (int)((a - b) << 8) >> 8;
+}
+
+/**
+ * roce_pair_is_response() - is this a responder's packet (RC or XRC)?
+ * @opcode: BTH opcode
+ *
+ * Return: true for READ responses, ACK (and NAK) and ATOMIC ACK.
+ */
+bool roce_pair_is_response(u8 opcode)
+{
+	u8 transport = opcode >> 5, op = opcode & 0x1f;
+
+	return (transport == 0 || transport == 5) && op >= 0x0d && op <= 0x12;
+}
+
+static bool is_read_response(u8 opcode)
+{
+	u8 op = opcode & 0x1f;
+
+	return op >= 0x0d && op <= 0x10;
+}
+
+/**
+ * roce_pair_request() - remember a request from one host to another's QP
+ * @h: the requests of this ordered pair of addresses
+ * @dqpn: the request's destination QP
+ * @psn: its PSN
+ * @now: the caller's clock
+ *
+ * A retransmission (a PSN shortly behind the newest) leaves the newest PSN
+ * as it is; any other PSN, including a jump of a reused QP, replaces it.
+ */
+void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
+{
+	struct roce_pair_slot *s, *victim = NULL;
+	unsigned int i;
+	int d;
+
+	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
+		s = &h->slot[i];
+		if (s->used && s->dqpn == dqpn) {
+			d = psn_diff(s->psn, psn);
+			if (d < 0 || d > ROCE_PAIR_BEHIND)
+				s->psn = psn;
+			s->seen = now;
+			return;
+		}
+		if (!victim || (victim->used &&
+				(!s->used || now - s->seen > now - victim->seen)))
+			victim = s;
+	}
+	memset(victim, 0, sizeof(*victim));
+	victim->used = 1;
+	victim->dqpn = dqpn;
+	victim->psn = psn;
+	victim->seen = now;
+}
+
+/* Does a response with @psn answer requests whose newest PSN is @s->psn? */
+static bool agrees(const struct roce_pair_slot *s, u8 opcode, u32 psn)
+{
+	int d = psn_diff(s->psn, psn);
+
+	if (d >= 0)
+		return d <= ROCE_PAIR_BEHIND;
+	return is_read_response(opcode) && -d <= ROCE_PAIR_AHEAD;
+}
+
+/**
+ * roce_pair_response() - weigh a response from the other host
+ * @h: the requests of the ordered pair of addresses the response answers
+ *	(its destination to its source)
+ * @opcode: the response's BTH opcode (roce_pair_is_response())
+ * @to_qpn: its destination QP: the requester's QP
+ * @psn: its PSN
+ * @now: the caller's clock
+ * @max_age: requests older than this (in the clock's units) are not
+ *	weighed
+ * @dqpn: on %ROCE_PAIR_FOUND, the QP the requests from @to_qpn went to
+ *
+ * On %ROCE_PAIR_FOUND the slot is freed: the caller now tracks the pair.
+ *
+ * Return: &enum roce_pair_result.
+ */
+enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
+					 u32 to_qpn, u32 psn, u32 now,
+					 u32 max_age, u32 *dqpn)
+{
+	struct roce_pair_slot *s, *match = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
+		s = &h->slot[i];
+		if (!s->used || now - s->seen > max_age ||
+		    !agrees(s, opcode, psn))
+			continue;
+		if (match)
+			return ROCE_PAIR_AMBIGUOUS;
+		match = s;
+	}
+	if (!match)
+		return ROCE_PAIR_NONE;
+	if (match->evidence && match->peer == to_qpn) {
+		/* A repeated response (a retransmission) is no new evidence. */
+		if (match->last_psn == psn)
+			return ROCE_PAIR_EVIDENCE_ADDED;
+		match->evidence++;
+	} else {
+		match->peer = to_qpn;
+		match->evidence = 1;
+	}
+	match->last_psn = psn;
+	if (match->evidence < ROCE_PAIR_EVIDENCE)
+		return ROCE_PAIR_EVIDENCE_ADDED;
+	*dqpn = match->dqpn;
+	match->used = 0;
+	return ROCE_PAIR_FOUND;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inferring the QP pair of an RC connection from its PSNs, for traffic that
+ * never used RDMA CM. Pure: no kernel-only API, shared with the userspace
+ * unit tests.
+ *
+ * The rule: host A's requests to B's QP x and B's responses (ACK, NAK,
+ * READ responses, ATOMIC ACK) to A's QP y belong to one connection when
+ * the responses' PSNs agree with the requests' PSNs: a response names the
+ * PSN of a request it answers, so it lies shortly behind the last request
+ * seen (or, for a READ response, shortly ahead of the READ request). A
+ * response is evidence for the pair (x, y) only if exactly one QP that A
+ * recently sent requests to agrees with it; the pair is inferred after
+ * ROCE_PAIR_EVIDENCE pieces of evidence with distinct PSNs for the same
+ * (x, y). Random 24-bit start PSNs make a chance agreement of unrelated QPs
+ * rare; QPs whose PSNs stay close to each other stay unpaired rather than
+ * paired wrongly.
+ */
+#ifndef _ROCECT_PAIR_INFER_H
+#define _ROCECT_PAIR_INFER_H
+
+#include "wire.h"
+
+enum roce_pair_const {
+	/* QPs of one host pair that requests are remembered for. */
+	ROCE_PAIR_SLOTS		= 8,
+	/* Agreeing responses, with distinct PSNs, that make a pair. */
+	ROCE_PAIR_EVIDENCE	= 3,
+	/*
+	 * How far a response's PSN may lie behind the last request's: the
+	 * requests in flight (perftest: 128 messages of up to 64 packets).
+	 */
+	ROCE_PAIR_BEHIND	= 16384,
+	/* How far a READ response may lie ahead of its READ request. */
+	ROCE_PAIR_AHEAD		= 4096,
+};
+
+/**
+ * struct roce_pair_slot - requests of one host to one QP of another
+ * @dqpn: their destination QP
+ * @psn: the newest request's PSN
+ * @seen: the caller's clock at the newest request
+ * @peer: the QP the evidence so far names as their source
+ * @last_psn: the PSN of the last piece of evidence
+ * @evidence: pieces of evidence for @peer
+ * @used: the slot holds a QP
+ */
+struct roce_pair_slot {
+	u32 dqpn;
+	u32 psn;
+	u32 seen;
+	u32 peer;
+	u32 last_psn;
+	u8 evidence;
+	u8 used;
+};
+
+/**
+ * struct roce_pair_hosts - what is remembered of one host's requests to
+ *	another (one direction of a pair of addresses)
+ * @slot: the QPs requests went to, least recently used replaced first
+ */
+struct roce_pair_hosts {
+	struct roce_pair_slot slot[ROCE_PAIR_SLOTS];
+};
+
+/**
+ * enum roce_pair_result - what a response told
+ * @ROCE_PAIR_NONE: no recent request agrees with it
+ * @ROCE_PAIR_AMBIGUOUS: requests to several QPs agree with it
+ * @ROCE_PAIR_EVIDENCE_ADDED: one more piece of evidence, not enough yet
+ * @ROCE_PAIR_FOUND: the pair is inferred
+ */
+enum roce_pair_result {
+	ROCE_PAIR_NONE,
+	ROCE_PAIR_AMBIGUOUS,
+	ROCE_PAIR_EVIDENCE_ADDED,
+	ROCE_PAIR_FOUND,
+};
+
+bool roce_pair_is_response(u8 opcode);
+void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now);
+enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
+					 u32 to_qpn, u32 psn, u32 now,
+					 u32 max_age, u32 *dqpn);
+
+#endif /* _ROCECT_PAIR_INFER_H */
