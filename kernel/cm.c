@@ -103,7 +103,8 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
  * key means the host reused the QP number, which it does only once that
  * connection is over (rocect_conn_replaceable()); while it is live, the
  * older one keeps its entry and the clash is counted. A managed entry
- * always wins: the operator's word stands.
+ * always wins: the operator's word stands. An inferred one always makes
+ * way.
  */
 static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 {
@@ -112,6 +113,11 @@ static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 	struct rocect_qp *old;
 
 	old = rocect_qp_lookup(rn, &conn->qp[dir].key);
+	/* The handshake knows better than inference. */
+	if (old && old->origin == ROCECT_ORIGIN_INFERRED) {
+		rocect_qp_remove(net, old);
+		old = NULL;
+	}
 	if (!old) {
 		rocect_qp_insert(net, &conn->qp[dir], NULL);
 		return;

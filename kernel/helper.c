@@ -75,6 +75,36 @@ static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
 }
 
 /*
+ * A data packet of an inferred entry. Anyone can forge the packets it was
+ * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
+ * its packets do not keep it alive). A packet of another class than those
+ * it was inferred from (RC on an entry a UD packet made) contradicts it:
+ * no CNP to its source QP, and learning may replace it.
+ */
+static int account_inferred(struct net *net, struct rocect_net *rn,
+			    struct sk_buff *skb, struct nf_conn *ct,
+			    struct rocect_qp *qp,
+			    const struct rocect_qp_key *key,
+			    const struct roce_pkt *pkt)
+{
+	bool agrees = qp->inferred_from == pkt->class;
+
+	if (strict(rn)) {
+		if (INET_ECN_is_ce(pkt->tos))
+			rocect_cnp_ce(net, skb, NULL, pkt);
+		return policy_verdict(rn, skb, ct,
+				      ROCECT_CTR_UNKNOWN_QP_DROPPED,
+				      "QP entry only inferred");
+	}
+	if (INET_ECN_is_ce(pkt->tos))
+		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
+	rocect_qp_account(qp, pkt->len);
+	if (!agrees && rocect_cfg(&rn->config, learn))
+		rocect_learn_packet(net, rn, key, pkt);
+	return NF_ACCEPT;
+}
+
+/*
  * Count a data packet on the entry of its (zone, addresses, QP). Without an
  * entry, the namespace's unknown-qp policy decides its fate.
  */
@@ -87,20 +117,18 @@ static int account_data(struct net *net, struct rocect_net *rn,
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
+	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
+		return account_inferred(net, rn, skb, ct, qp, &key, pkt);
 	if (INET_ECN_is_ce(pkt->tos))
 		rocect_cnp_ce(net, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)
 			rocect_cm_data(net, ct, skb, qp, pkt);
-		/* Anyone can forge what inference learns from. */
-		if (qp->origin == ROCECT_ORIGIN_INFERRED)
-			return policy_verdict(rn, skb, ct,
-					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
-					      "QP entry only inferred");
 		return NF_ACCEPT;
 	}
-	if (rocect_cfg(&rn->config, learn))
+	/* In drop mode no response can follow: nothing to learn from. */
+	if (!strict(rn) && rocect_cfg(&rn->config, learn))
 		rocect_learn_packet(net, rn, &key, pkt);
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "no QP entry");

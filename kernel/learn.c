@@ -184,33 +184,25 @@ static struct learn_record *record_get(struct rocect_net *rn,
 	return old;
 }
 
-/* The entry of packets to @dqpn from @saddr to @daddr: they come from @sqpn. */
-static int add_inferred(struct net *net, const struct rocect_qp_key *like,
-			bool reverse, u32 dqpn, u32 sqpn)
-{
-	struct rocect_qp_key key = *like;
-
-	if (reverse) {
-		key.saddr = like->daddr;
-		key.daddr = like->saddr;
-	}
-	key.dqpn = dqpn;
-	return rocect_qp_add_inferred(net, &key, sqpn);
-}
-
 /*
  * A response to QP y (@key: from B to A) named requests from A to QP x: the
- * pair is (x, y) in both directions.
+ * pair is (x, y) in both directions, or neither if there is no room for
+ * both. Either may exist by now (another CPU, a handshake, an operator).
  */
 static void add_pair(struct net *net, struct rocect_net *rn,
-		     const struct rocect_qp_key *key, u32 x)
+		     const struct rocect_qp_key *key, u32 x, u8 from)
 {
+	struct rocect_qp_key fwd = *key;
 	struct rocect_events ev;
 
+	fwd.saddr = key->daddr;
+	fwd.daddr = key->saddr;
+	fwd.dqpn = x;
 	rocect_net_lock(rn, &ev);
-	/* Either may exist by now: another CPU, a handshake, an operator. */
-	add_inferred(net, key, true, x, key->dqpn);
-	add_inferred(net, key, false, key->dqpn, x);
+	if (rocect_qp_inferred_room(rn, 2)) {
+		rocect_qp_add_inferred(net, &fwd, key->dqpn, from);
+		rocect_qp_add_inferred(net, key, x, from);
+	}
 	rocect_net_unlock(rn, &ev);
 }
 
@@ -218,7 +210,8 @@ static void add_pair(struct net *net, struct rocect_net *rn,
  * rocect_learn_packet() - learn from a data packet of a QP without an entry
  * @net: the namespace
  * @rn: its state
- * @key: the packet's key, which has no entry
+ * @key: the packet's key, which has no entry or an inferred one that the
+ *	packet contradicts
  * @pkt: the parsed packet
  *
  * Context: packet path, under rcu_read_lock().
@@ -239,10 +232,14 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	if (!l)
 		return;
 	if (pkt->class == ROCE_CLASS_UD) {
-		if (!pkt->has_deth)
+		/* The namespace's lock only if the entry can be added. */
+		if (!pkt->has_deth || !rocect_qp_inferred_room(rn, 1))
 			return;
 		rocect_net_lock(rn, &ev);
-		rocect_qp_add_inferred(net, key, pkt->deth_src_qp);
+		/* One packet is no evidence against an entry: never replace. */
+		if (!rocect_qp_lookup(rn, key))
+			rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
+					       pkt->class);
 		rocect_net_unlock(rn, &ev);
 		return;
 	}
@@ -268,5 +265,5 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	if (res == ROCE_PAIR_AMBIGUOUS)
 		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
 	else if (res == ROCE_PAIR_FOUND)
-		add_pair(net, rn, key, x);
+		add_pair(net, rn, key, x, pkt->class);
 }

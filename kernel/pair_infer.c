@@ -53,6 +53,9 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 		s = &h->slot[i];
 		if (s->used && s->dqpn == dqpn) {
 			d = psn_diff(s->psn, psn);
+			/* A jump (a reused QP) starts the range afresh. */
+			if (d > ROCE_PAIR_BEHIND || d < -ROCE_PAIR_BEHIND)
+				s->first_psn = psn;
 			if (d < 0 || d > ROCE_PAIR_BEHIND)
 				s->psn = psn;
 			s->seen = now;
@@ -62,18 +65,28 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 				(!s->used || now - s->seen > now - victim->seen)))
 			victim = s;
 	}
+	if (victim->used)
+		h->evictions++;
 	memset(victim, 0, sizeof(*victim));
 	victim->used = 1;
 	victim->dqpn = dqpn;
+	victim->first_psn = psn;
 	victim->psn = psn;
 	victim->seen = now;
 }
 
-/* Does a response with @psn answer requests whose newest PSN is @s->psn? */
+/*
+ * Does a response with @psn answer the requests seen in @s? It lies at or
+ * after the oldest of them and at most ROCE_PAIR_BEHIND behind the newest
+ * (a READ response: up to ROCE_PAIR_AHEAD ahead of it). A blind forger
+ * must hit that range, which is as narrow as the requests seen.
+ */
 static bool agrees(const struct roce_pair_slot *s, u8 opcode, u32 psn)
 {
 	int d = psn_diff(s->psn, psn);
 
+	if (psn_diff(psn, s->first_psn) < 0)
+		return false;
 	if (d >= 0)
 		return d <= ROCE_PAIR_BEHIND;
 	return is_read_response(opcode) && -d <= ROCE_PAIR_AHEAD;
@@ -114,17 +127,26 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 	if (!match)
 		return ROCE_PAIR_NONE;
 	if (match->evidence && match->peer == to_qpn) {
-		/* A repeated response (a retransmission) is no new evidence. */
-		if (match->last_psn == psn)
+		/*
+		 * Only a newer PSN is new evidence: not a repeated response
+		 * (a retransmission), a late one, or a forger's replay.
+		 */
+		if (psn_diff(psn, match->last_psn) <= 0)
 			return ROCE_PAIR_EVIDENCE_ADDED;
 		match->evidence++;
 	} else {
 		match->peer = to_qpn;
 		match->evidence = 1;
+		match->evict_gen = h->evictions;
 	}
 	match->last_psn = psn;
 	if (match->evidence < ROCE_PAIR_EVIDENCE)
 		return ROCE_PAIR_EVIDENCE_ADDED;
+	/* The true requester's slot may have been given up: start over. */
+	if (match->evict_gen != h->evictions) {
+		match->evidence = 0;
+		return ROCE_PAIR_NONE;
+	}
 	*dqpn = match->dqpn;
 	match->used = 0;
 	return ROCE_PAIR_FOUND;

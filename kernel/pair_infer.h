@@ -7,14 +7,16 @@
  * The rule: host A's requests to B's QP x and B's responses (ACK, NAK,
  * READ responses, ATOMIC ACK) to A's QP y belong to one connection when
  * the responses' PSNs agree with the requests' PSNs: a response names the
- * PSN of a request it answers, so it lies shortly behind the last request
- * seen (or, for a READ response, shortly ahead of the READ request). A
- * response is evidence for the pair (x, y) only if exactly one QP that A
- * recently sent requests to agrees with it; the pair is inferred after
- * ROCE_PAIR_EVIDENCE pieces of evidence with distinct PSNs for the same
- * (x, y). Random 24-bit start PSNs make a chance agreement of unrelated QPs
- * rare; QPs whose PSNs stay close to each other stay unpaired rather than
- * paired wrongly.
+ * PSN of a request it answers, so it lies within the PSNs of the requests
+ * seen, at most ROCE_PAIR_BEHIND behind the newest (a READ response up to
+ * ROCE_PAIR_AHEAD ahead of its READ request). A response is evidence for
+ * the pair (x, y) only if exactly one QP that A recently sent requests to
+ * agrees with it and its PSN is newer than the last evidence's; the pair
+ * is inferred after ROCE_PAIR_EVIDENCE pieces of evidence for the same
+ * (x, y), unless a slot was given up for another QP meanwhile (the true
+ * requester's may have been). QPs whose PSNs stay close to each other (all
+ * starting at 0, as NCCL's and UCX's do, and moving in lockstep) stay
+ * unpaired rather than paired wrongly.
  */
 #ifndef _ROCECT_PAIR_INFER_H
 #define _ROCECT_PAIR_INFER_H
@@ -38,19 +40,23 @@ enum roce_pair_const {
 /**
  * struct roce_pair_slot - requests of one host to one QP of another
  * @dqpn: their destination QP
+ * @first_psn: the oldest request's PSN (since the slot was taken)
  * @psn: the newest request's PSN
  * @seen: the caller's clock at the newest request
  * @peer: the QP the evidence so far names as their source
  * @last_psn: the PSN of the last piece of evidence
+ * @evict_gen: &roce_pair_hosts.evictions when the evidence began
  * @evidence: pieces of evidence for @peer
  * @used: the slot holds a QP
  */
 struct roce_pair_slot {
 	u32 dqpn;
+	u32 first_psn;
 	u32 psn;
 	u32 seen;
 	u32 peer;
 	u32 last_psn;
+	u32 evict_gen;
 	u8 evidence;
 	u8 used;
 };
@@ -59,9 +65,11 @@ struct roce_pair_slot {
  * struct roce_pair_hosts - what is remembered of one host's requests to
  *	another (one direction of a pair of addresses)
  * @slot: the QPs requests went to, least recently used replaced first
+ * @evictions: slots given up for another QP
  */
 struct roce_pair_hosts {
 	struct roce_pair_slot slot[ROCE_PAIR_SLOTS];
+	u32 evictions;
 };
 
 /**

@@ -21,8 +21,9 @@
 /* Walks a flush makes at most (see rocect_qp_flush()). */
 #define FLUSH_PASSES	8
 
-/* Inferred entries the collector looks at in one run (see expire_inferred). */
+/* Inferred entries the collector looks at in one run, and in one hold. */
 #define EXPIRE_BATCH	4096
+#define EXPIRE_HOLD	256
 
 /**
  * struct rocect_managed_qp - an entry without a connection: managed or
@@ -274,11 +275,15 @@ static void managed_free_rcu(struct rcu_head *head)
 			container_of(head, struct rocect_managed_qp, rcu));
 }
 
-/*
- * Remove an entry: a managed or inferred one alone, a learned one with its
- * connection.
+/**
+ * rocect_qp_remove() - remove an entry: a managed or inferred one alone, a
+ *	learned one with its connection
+ * @net: the namespace
+ * @qp: a linked entry
+ *
+ * Context: &rocect_net.lock held.
  */
-static void qp_remove(struct net *net, struct rocect_qp *qp)
+void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
 	struct rocect_managed_qp *m;
@@ -328,7 +333,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	rocect_net_lock(rn, &ev);
 	old = rocect_qp_lookup(rn, key);
 	if (old && old->origin == ROCECT_ORIGIN_INFERRED)
-		qp_remove(net, old);
+		rocect_qp_remove(net, old);
 	err = rocect_qp_insert(net, &m->qp, extack);
 	rocect_net_unlock(rn, &ev);
 	if (err)
@@ -337,29 +342,60 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 }
 
 /**
+ * rocect_qp_inferred_room() - may @n more inferred entries be added?
+ * @rn: the namespace's state
+ * @n: how many
+ *
+ * Inferred entries may take at most half of max_qps: forged packets must
+ * not leave handshakes and operators without room. Exact under
+ * &rocect_net.lock; a hint without it (the packet path asks first).
+ *
+ * Return: true if there is room.
+ */
+bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
+{
+	u32 max = rocect_cfg(&rn->config, max_qps);
+
+	if (READ_ONCE(rn->qps.count) + n <= max &&
+	    READ_ONCE(rn->qps.inferred_count) + n <= max / 2)
+		return true;
+	rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
+	return false;
+}
+
+/**
  * rocect_qp_add_inferred() - add an entry that learning inferred
  * @net: the namespace
  * @key: its key
  * @sqpn: the source QP its packets come from
+ * @from: the &enum roce_class of the packets it was inferred from
+ *
+ * An inferred entry of the key that says otherwise (another source QP, or
+ * inferred from other packets: a UD packet may lie about an RC QP) makes
+ * way; any other entry stays.
  *
  * Context: &rocect_net.lock held; packet path.
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
 int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn)
+			   u32 sqpn, u8 from)
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
+	struct rocect_qp *old;
 	int err;
 
 	lockdep_assert_held(&rn->lock);
 	/* Ask before allocating: a flood of new QPs must not churn slabs. */
-	if (rocect_qp_lookup(rn, key))
-		return -EEXIST;
-	if (rn->qps.count >= rocect_cfg(&rn->config, max_qps)) {
-		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
-		return -ENOSPC;
+	old = rocect_qp_lookup(rn, key);
+	if (old) {
+		if (old->origin != ROCECT_ORIGIN_INFERRED ||
+		    (old->sqpn == sqpn && old->inferred_from == from))
+			return -EEXIST;
+		rocect_qp_remove(net, old);
 	}
+	if (!rocect_qp_inferred_room(rn, 1))
+		return -ENOSPC;
 	m = kmem_cache_zalloc(managed_cache, GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
@@ -367,6 +403,7 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 			     ROCECT_STATE_ESTABLISHED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
+	m->qp.inferred_from = from;
 	err = rocect_qp_insert(net, &m->qp, NULL);
 	if (err) {
 		kmem_cache_free(managed_cache, m);
@@ -415,18 +452,30 @@ void rocect_qp_expire_inferred(struct net *net)
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
 	struct rocect_events ev;
-	unsigned int n;
+	unsigned int n, seen = 0;
 
+	/* The collector runs in every namespace; most have none. */
+	if (!READ_ONCE(rn->qps.inferred_count))
+		return;
 	rocect_net_lock(rn, &ev);
 	n = min_t(unsigned int, rn->qps.inferred_count, EXPIRE_BATCH);
 	while (n--) {
+		if (++seen % EXPIRE_HOLD == 0) {
+			/* Let the packet path have the lock now and then. */
+			rocect_net_unlock(rn, &ev);
+			cond_resched();
+			rocect_net_lock(rn, &ev);
+			n = min(n, rn->qps.inferred_count);
+			if (!n)
+				break;
+		}
 		m = list_first_entry(&rn->qps.inferred, struct rocect_managed_qp,
 				     inferred);
 		if (!idle_expired(rn, &m->qp)) {
 			list_move_tail(&m->inferred, &rn->qps.inferred);
 			continue;
 		}
-		qp_remove(net, &m->qp);
+		rocect_qp_remove(net, &m->qp);
 		rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 		/* Send this one's event before the queue fills. */
 		rocect_net_unlock(rn, &ev);
@@ -454,7 +503,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 	rocect_net_lock(rn, &ev);
 	qp = rocect_qp_lookup(rn, key);
 	if (qp) {
-		qp_remove(net, qp);
+		rocect_qp_remove(net, qp);
 		err = 0;
 	}
 	rocect_net_unlock(rn, &ev);
@@ -501,7 +550,7 @@ static unsigned int qp_flush_pass(struct net *net, int origin)
 		rocect_net_lock(rn, &ev);
 		/* Gone already if a concurrent delete won the race. */
 		if (qp->linked) {
-			qp_remove(net, qp);
+			rocect_qp_remove(net, qp);
 			n++;
 		}
 		rocect_net_unlock(rn, &ev);

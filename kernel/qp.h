@@ -44,6 +44,8 @@ struct rocect_qp_key {
  * @state: &enum rocect_state
  * @dir: learned entries: 0 from the active side, 1 from the passive side;
  *	the entry is &rocect_conn.qp[@dir]
+ * @inferred_from: inferred entries: the &enum roce_class of the packets
+ *	they were inferred from
  * @linked: in the QP table
  * @packets: packets seen
  * @bytes: their IP length
@@ -61,7 +63,10 @@ struct rocect_qp {
 	u32 sqpn;
 	u8 origin;
 	u8 state;
-	u8 dir;
+	union {
+		u8 dir;
+		u8 inferred_from;
+	};
 	u8 linked;
 	atomic64_t packets;
 	atomic64_t bytes;
@@ -132,8 +137,10 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp);
 void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
 int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 			  u32 sqpn, struct netlink_ext_ack *extack);
+bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
 int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn);
+			   u32 sqpn, u8 from);
+void rocect_qp_remove(struct net *net, struct rocect_qp *qp);
 void rocect_qp_expire_inferred(struct net *net);
 u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp);
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);

@@ -10,9 +10,11 @@
 # from b, interleaved, in reverse order, with an ACK lost and one repeated:
 # r infers exactly those pairs, both directions, and nothing with learn
 # off. A forged ACK and responses that agree with two QPs make no pair; a
-# UD packet's entry comes from its DETH. CNPs go to an inferred pair's QP;
-# the unknown-qp drop policy does not admit inferred entries until
-# `qp add` promotes one; idle inferred entries expire.
+# UD packet's entry comes from its DETH, but a UD packet cannot replace an
+# inferred pair's entry, while a CM handshake does. Inferred entries take
+# at most half of max-qps. CNPs go to an inferred pair's QP; the
+# unknown-qp drop policy does not admit inferred entries until `qp add`
+# promotes one; idle inferred entries expire.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -66,10 +68,20 @@ for rnd in range(4):
 save('forge-req', pkt(A, B, 0x04, 0x301, 0x123456, 64))
 save('forge-ack', *[pkt(B, A, 0x11, 0x666, 0x123456)] * 5)
 # Two QPs whose PSNs are close: responses agree with both.
-save('close-req', pkt(A, B, 0x04, 0x501, 100, 64), pkt(A, B, 0x04, 0x502, 102, 64))
-save('close-ack', *[pkt(B, A, 0x11, 0x601, p) for p in (100, 99, 98)])
+save('close-req', *[pkt(A, B, 0x04, q, p, 64) for q, p in
+                    ((0x501, 100), (0x501, 101), (0x502, 99), (0x502, 100))])
+save('close-ack', *[pkt(B, A, 0x11, 0x601, p) for p in (100, 100, 100)])
 save('ud', dp(4, A, B, 0x64, 0x401, 1, payload_len=64, deth_sqpn=0x402,
               ip_args={'sport': 0xe000}))
+# A UD packet claiming the WRITE pair's QP 0x202; another UD QP.
+save('ud-lie', dp(4, A, B, 0x64, 0x202, 1, payload_len=64, deth_sqpn=0x999,
+                  ip_args={'sport': 0xe001}))
+save('ud2', dp(4, A, B, 0x64, 0x411, 1, payload_len=64, deth_sqpn=0x412,
+               ip_args={'sport': 0xe002}))
+# An RDMA CM handshake of the IPv6 pair's QPs.
+ex = roce_pkt.cm_exchange(A6, B6, comm_ids=(0x1001, 0x2001), qpns=(0x104, 0x204))
+for k in ('req', 'rep', 'rtu'):
+    save('cm-' + k, ex[k])
 save('p1-ce', pkt(A, B, 0x04, 0x201, 0x100100, 64, tos=3))
 save('p1-data', pkt(A, B, 0x04, 0x201, 0x100101, 64))
 " 2>/dev/null
@@ -165,6 +177,24 @@ check "... entry from the DETH" is \
 	"$(on "$r" -j qp get src $A dst $B dqpn 0x401 | jq -r '.[0] | "\(.sqpn) \(.origin)"')" \
 	"1026 inferred"
 
+# Test what may replace an inferred entry: a UD packet may not, a
+# handshake may.
+check "a UD packet claiming QP 0x202 comes from 0x999" send "$a" ud-lie
+check "... the inferred pair's entry stands" is \
+	"$(on "$r" -j qp get src $A dst $B dqpn 0x202 | jq '.[0].sqpn')" 258
+handshake() { send "$a" cm-req && send "$b" cm-rep && send "$a" cm-rtu; }
+check "an RDMA CM handshake of the IPv6 pair's QPs" handshake
+check "... its entries are learned now" is \
+	"$(on "$r" -j qp show dqpn 0x204 | jq -r '.[0].origin')" learned
+
+# Test that inferred entries take at most half of max-qps (now 7 of them).
+full=$(stat table-full)
+check "max-qps 14" on "$r" config set max-qps 14
+check "a UD packet to 0x411" send "$a" ud2
+check "... no entry, counted as table-full" \
+	is "$(count dqpn 0x411)-$(($(stat table-full) - full))" 0-1
+check "max-qps back to 65536" on "$r" config set max-qps 65536
+
 # Test that CNPs reach an inferred pair's QP.
 check "cnp on" on "$r" config set cnp on
 check "a CE-marked packet a -> b QP 0x201" send "$a" p1-ce
@@ -193,7 +223,8 @@ check "... b received them" is "$(($(nft_packets "$b" cnt in) - b_before))" 3
 expired=$(stat qp-expired)
 check "idle-timeout 2 s" on "$r" config set idle-timeout 2 unknown-qp accept
 check "... inferred entries expire" busywait 20000 \
-	eval '[ "$(count origin inferred)" = 0 ]'
+	eval '[ "$(count origin inferred)$(count origin learned)" = 00 ]'
+# Six inferred, and the two of the handshake's connection, idle as well.
 check "... counted as expired" is "$(($(stat qp-expired) - expired))" 8
 check "... the managed entry stays" is "$(count origin managed)" 1
 

@@ -58,16 +58,16 @@ static void test_interleaved(void)
 		for (q = 0; q < 4; q++)
 			roce_pair_request(&h, dqpn[q], start[q] + round * 10,
 					  round);
-		/* ACKs in reverse order, coalesced: only every other PSN. */
+		/* ACKs in reverse order. */
 		for (q = 4; q-- > 0;) {
-			if (ack(&h, OP_ACK, sqpn[q], start[q] + round * 10 - 3,
+			if (ack(&h, OP_ACK, sqpn[q], start[q] + round * 10,
 				round, &found) == ROCE_PAIR_FOUND)
 				got[q] = found;
 		}
 	}
 	for (q = 0; q < 4; q++)
 		EXPECT(got[q] == dqpn[q]);
-	result(ok, "pair: four interleaved pairs, ACKs reordered and coalesced");
+	result(ok, "pair: four interleaved pairs, ACKs in reverse order");
 }
 
 static void test_retransmission_and_loss(void)
@@ -147,14 +147,16 @@ static void test_ambiguous_and_stale(void)
 	int i;
 
 	/* Two QPs that both started at PSN 0 (as NCCL's do). */
-	roce_pair_request(&h, 0x91, 10, 1);
-	roce_pair_request(&h, 0x92, 12, 1);
+	for (i = 0; i <= 12; i++) {
+		roce_pair_request(&h, 0x91, i, 1);
+		roce_pair_request(&h, 0x92, i, 1);
+	}
 	for (i = 0; i < 5; i++)
 		EXPECT(ack(&h, OP_ACK, 0xa1, 10, 1, &found) ==
 		       ROCE_PAIR_AMBIGUOUS);
 	/* Once they diverge, the response is one QP's. */
 	roce_pair_request(&h, 0x92, 90000, 2);
-	EXPECT(ack(&h, OP_ACK, 0xa1, 9, 2, &found) ==
+	EXPECT(ack(&h, OP_ACK, 0xa1, 11, 2, &found) ==
 	       ROCE_PAIR_EVIDENCE_ADDED);
 	EXPECT(h.slot[0].peer == 0xa1 && h.slot[0].evidence == 1);
 	/* Requests older than max_age are not weighed. */
@@ -186,7 +188,21 @@ static void test_forged(void)
 			break;
 	}
 	EXPECT(i == 3 && found == 0xb1);
-	result(ok, "pair: a forged ACK makes no pair and does not block the real one");
+	/* A blind forger must hit the PSNs of the requests seen. */
+	roce_pair_request(&h, 0xb2, 9000, 3);
+	roce_pair_request(&h, 0xb2, 9001, 3);
+	for (i = 1; i <= 5000; i++)
+		EXPECT(ack(&h, OP_ACK, 0xdead, 9000 - i, 3, &found) ==
+		       ROCE_PAIR_NONE);
+	/* Nor does replaying an older PSN after a newer one count. */
+	EXPECT(ack(&h, OP_ACK, 0xdead, 9001, 3, &found) ==
+	       ROCE_PAIR_EVIDENCE_ADDED);
+	EXPECT(ack(&h, OP_ACK, 0xdead, 9000, 3, &found) ==
+	       ROCE_PAIR_EVIDENCE_ADDED);
+	EXPECT(ack(&h, OP_ACK, 0xdead, 9001, 3, &found) ==
+	       ROCE_PAIR_EVIDENCE_ADDED);
+	EXPECT(h.slot[0].evidence == 1);
+	result(ok, "pair: forged ACKs make no pair and do not block the real one");
 }
 
 static void test_eviction(void)
@@ -203,6 +219,16 @@ static void test_eviction(void)
 	roce_pair_request(&h, 0x3ff, 0xf00000, 101);
 	EXPECT(h.slot[0].dqpn == 0x300 && h.slot[1].dqpn == 0x3ff);
 	EXPECT(ack(&h, OP_ACK, 0x1, 0x100000, 101, &found) == ROCE_PAIR_NONE);
+	/* Evidence that spans an eviction is not trusted: start over. */
+	roce_pair_request(&h, 0x300, 2, 102);
+	roce_pair_request(&h, 0x300, 3, 102);
+	EXPECT(ack(&h, OP_ACK, 0x2, 1, 102, &found) ==
+	       ROCE_PAIR_EVIDENCE_ADDED);
+	EXPECT(ack(&h, OP_ACK, 0x2, 2, 102, &found) ==
+	       ROCE_PAIR_EVIDENCE_ADDED);
+	roce_pair_request(&h, 0x3fe, 0xe00000, 103);
+	EXPECT(ack(&h, OP_ACK, 0x2, 3, 103, &found) == ROCE_PAIR_NONE);
+	EXPECT(h.slot[0].evidence == 0);
 	EXPECT(roce_pair_is_response(OP_ACK) && roce_pair_is_response(0xb1) &&
 	       !roce_pair_is_response(OP_SEND_ONLY) &&
 	       !roce_pair_is_response(OP_READ_REQ) &&
