@@ -11,7 +11,8 @@
 # emulator's drift over minutes hits all of them alike; report.py pairs
 # each run with its round's baseline. Stages:
 #   1k      no-conntrack, conntrack (no helper), helper, strict (unknown-qp
-#           drop), cnp (every packet CE, a CNP for each): 1000 QP entries
+#           drop), cnp (every packet CE, a CNP for each): 1000 QP entries;
+#           learn-unknown: learn on, packets to 1000 QPs without entries
 #   cm      CM handshakes (REQ, REP, RTU) through the helper against the
 #           same packets as new UDP flows through plain conntrack
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
@@ -62,7 +63,7 @@ r_plain()
 	ip netns exec "$r" nft delete table inet ctonly 2>/dev/null
 	ip netns exec "$r" nft delete table inet rocect 2>/dev/null
 	ip netns exec "$r" conntrack -F 2>/dev/null
-	R config set unknown-qp accept cnp off >/dev/null
+	R config set unknown-qp accept cnp off learn off >/dev/null
 }
 
 # r_conntrack: conntrack without the helper (an nft ct state rule).
@@ -87,7 +88,8 @@ r_helper()
 	[ $# -eq 0 ] || R config set "$@" >/dev/null
 }
 
-# blast VARIANT ROUND QPNS [ce]: one run of roce_blast, one JSON line.
+# blast VARIANT ROUND QPNS [ce]: one run of roce_blast, one JSON line; its
+# QPNs start at BLAST_BASE (0x100, where populate puts the entries).
 blast()
 {
 	local variant=$1 round=$2 qpns=$3 ce=${4:+-e} before out got stats0
@@ -97,7 +99,7 @@ blast()
 	stats0=$(R -j stats)
 	drops0=$(softnet_drops)
 	out=$(ip netns exec "$a" "$BLAST" $ce -i veth0 -g "$RMAC" \
-		10.0.1.1 10.0.2.1 "$SECONDS_EACH" "$qpns" 0x100 64)
+		10.0.1.1 10.0.2.1 "$SECONDS_EACH" "$qpns" "${BLAST_BASE:-0x100}" 64)
 	sleep 0.5
 	got=$(($(received) - before))
 	# The helper's counters, before and after: what it inspected and sent.
@@ -145,6 +147,10 @@ stage_1k()
 		blast strict "$round" 1000
 		r_helper cnp on cnp-interval-us 1 cnp-max-rate 10000000
 		blast cnp "$round" 1000 ce
+		# learn on, every packet to a QP without an entry: each one
+		# goes through learning (a request: its host pair's slot).
+		r_helper learn on
+		BLAST_BASE=0x10000 blast learn-unknown "$round" 1000
 	done
 }
 
