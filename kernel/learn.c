@@ -232,8 +232,12 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	if (!l)
 		return;
 	if (pkt->class == ROCE_CLASS_UD) {
-		/* The namespace's lock only if the entry can be added. */
-		if (!pkt->has_deth || !rocect_qp_inferred_room(rn, 1))
+		/*
+		 * The namespace's lock only if the entry can be added: not
+		 * for every packet of a flood at a key that has one.
+		 */
+		if (!pkt->has_deth || rocect_qp_lookup(rn, key) ||
+		    !rocect_qp_inferred_room(rn, 1))
 			return;
 		rocect_net_lock(rn, &ev);
 		/* One packet is no evidence against an entry: never replace. */
