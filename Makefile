@@ -9,7 +9,8 @@
 #                      Soft-RoCE end to end
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
-#   make bench         benchmarks: wire library, forwarding with the helper
+#   make bench         benchmarks: instructions per call (callgrind), wire
+#                      library speed, forwarding with the helper
 #   make debug-kernel  build and install the KASAN/lockdep guest kernel
 #   make check-debug   the kselftests and the end to end on that kernel only
 #   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
@@ -57,7 +58,15 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
 	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed \
-	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast
+	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast \
+	$(BUILD)/bin/wire_instr
+
+# Counted by callgrind on the kernel's own CRC code, not zlib's.
+$(BUILD)/bin/wire_instr: $(TOP)/tools/bench/wire_instr.c \
+		$(TOP)/tools/bench/crc32_slice8.c $(WIRE_SRCS) $(WIRE_HDRS) \
+		$(TOP)/kernel/cm_fsm.c $(TOP)/kernel/cm_fsm.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -DROCECT_SLICE8_CRC32 $(filter %.c,$^) -lz -o $@
 
 $(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast: $(BUILD)/bin/%: \
 		$(TOP)/tools/bench/%.c $(TOP)/tools/bench/blast.h $(WIRE_SRCS) $(WIRE_HDRS)

@@ -99,11 +99,16 @@ static inline u32 get_unaligned_le32(const void *p)
 	return (u32)b[3] << 24 | (u32)b[2] << 16 | (u32)b[1] << 8 | b[0];
 }
 
+#ifdef ROCECT_SLICE8_CRC32
+/* The kernel's own slice-by-8 code (tools/bench/crc32_slice8.c). */
+u32 crc32_le(u32 crc, const void *p, size_t len);
+#else
 /* The kernel's crc32_le() has no pre/post inversion; zlib's crc32() does. */
 static inline u32 crc32_le(u32 crc, const void *p, size_t len)
 {
 	return ~(u32)crc32(~crc & 0xffffffffUL, p, len);
 }
+#endif
 
 static inline u32 roce_csum_add(u32 sum, const u8 *b, u32 len)
 {

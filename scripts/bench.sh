@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: the wire library on the host, then, one kernel after the
-# other (two TCG guests at once would skew each other), the forwarding
-# benchmark in a guest. Prints the table; writes $BUILD/bench/bench.json.
+# `make bench`: instructions per call of the wire library (callgrind), its
+# speed on the host, then, one kernel after the other (two TCG guests at
+# once would skew each other), the forwarding benchmark in a guest. Prints
+# the table; writes $BUILD/bench/bench.json.
 #
 #   bench.sh [KVER...]   (BENCH_SECONDS, BENCH_RUNS: per measurement;
-#                         BENCH_STAGES: see tools/bench/guest.sh)
+#                         BENCH_STAGES: see tools/bench/guest.sh, and
+#                         "instructions" alone runs only the first part)
 
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,17 +18,24 @@ mkdir -p "$out"
 kvers=("$@")
 [ "${#kvers[@]}" -gt 0 ] || mapfile -t kvers < <("$TOP/scripts/kernels.sh")
 
+"$TOP/tools/bench/instructions.py" "$BUILD/bin/wire_instr" "$out/instructions.json"
+if [ "${BENCH_STAGES:-}" = instructions ]; then
+	python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/instructions.json"
+	echo "bench: JSON in $out/bench.json" >&2
+	exit 0
+fi
 "$BUILD/bin/wire_bench" 9 >"$out/wire.json"
 args=()
 for v in "${kvers[@]}"; do
 	echo "bench: kernel $v (a few minutes under TCG)..." >&2
 	"$TOP/tools/vm/run-vm" -k "$v" -t 3600 -m 2048 -o "$out" -e BUILD="$BUILD" \
 		-e BENCH_SECONDS="${BENCH_SECONDS:-3}" -e BENCH_RUNS="${BENCH_RUNS:-5}" \
-		-e BENCH_STAGES="${BENCH_STAGES:-}" \
+		-e BENCH_STAGES="${BENCH_STAGES:+${BENCH_STAGES//instructions/}}" \
 		-M "$BUILD/kmod/$v/nf_conntrack_roce.ko" \
 		-- "$TOP/tools/bench/guest.sh" >"$out/guest-$v.jsonl"
 	args+=("$v=$out/guest-$v.jsonl")
 done
 BENCH_COMMIT=$(git -C "$TOP" describe --always --dirty 2>/dev/null) \
-	python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/wire.json" "${args[@]}"
+	python3 "$TOP/tools/bench/report.py" "$out/bench.json" "$out/instructions.json" \
+	"$out/wire.json" "${args[@]}"
 echo "bench: JSON in $out/bench.json" >&2

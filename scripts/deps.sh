@@ -17,7 +17,7 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio
 	nftables conntrack iproute2 iptables iputils-ping tcpdump tshark
 	python3 python3-scapy python3-yaml
-	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf
+	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
 	linux-source
 	procps kmod psmisc util-linux jq ethtool
 )
