@@ -18,6 +18,7 @@ struct rocect_cnp_port {
 	int ifindex;
 };
 
+void rocect_cnp_xmit_init(void);
 int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 		    const union nf_inet_addr *from, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey);

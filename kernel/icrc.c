@@ -23,33 +23,35 @@
  */
 u32 roce_icrc_start(const u8 *ip, u32 l4_off)
 {
-	u8 hdr[60];
-	u32 crc = ICRC_SEED, fixed;
+	u8 hdr[60 + 8 + ROCE_BTH_LEN];	/* IPv4 with options, UDP, BTH */
+	bool v4 = (ip[0] >> 4) == 4;
+	u32 fixed = v4 ? l4_off : 40, crc = ICRC_SEED;
 
-	if ((ip[0] >> 4) == 4) {
-		fixed = l4_off;		/* the whole header, options too */
-		memcpy(hdr, ip, fixed);
+	memcpy(hdr, ip, fixed);
+	if (v4) {			/* the whole header, options too */
 		hdr[1] = 0xff;		/* TOS */
 		hdr[8] = 0xff;		/* TTL */
 		hdr[10] = 0xff;		/* header checksum */
 		hdr[11] = 0xff;
 	} else {
-		fixed = 40;
-		memcpy(hdr, ip, fixed);
 		hdr[0] |= 0x0f;		/* traffic class and flow label */
 		hdr[1] = 0xff;
 		hdr[2] = 0xff;
 		hdr[3] = 0xff;
 		hdr[7] = 0xff;		/* hop limit */
 	}
-	crc = crc32_le(crc, hdr, fixed);
-	crc = crc32_le(crc, ip + fixed, l4_off - fixed);
-
-	memcpy(hdr, ip + l4_off, 8 + ROCE_BTH_LEN);
-	hdr[6] = 0xff;			/* UDP checksum */
-	hdr[7] = 0xff;
-	hdr[8 + 4] = 0xff;		/* BTH FECN, BECN, reserved */
-	return crc32_le(crc, hdr, 8 + ROCE_BTH_LEN);
+	if (fixed < l4_off) {
+		/* IPv6 extension headers, covered as they are */
+		crc = crc32_le(crc, hdr, fixed);
+		crc = crc32_le(crc, ip + fixed, l4_off - fixed);
+		fixed = 0;
+	}
+	/* Otherwise one masked block and one CRC call: the common case. */
+	memcpy(hdr + fixed, ip + l4_off, 8 + ROCE_BTH_LEN);
+	hdr[fixed + 6] = 0xff;		/* UDP checksum */
+	hdr[fixed + 7] = 0xff;
+	hdr[fixed + 8 + 4] = 0xff;	/* BTH FECN, BECN, reserved */
+	return crc32_le(crc, hdr, fixed + 8 + ROCE_BTH_LEN);
 }
 
 /**

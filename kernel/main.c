@@ -9,6 +9,7 @@
 #include <net/netfilter/nf_conntrack_helper.h>
 
 #include "config.h"
+#include "cnp_xmit.h"
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
@@ -32,6 +33,7 @@ static int __init rocect_init(void)
 	err = rocect_config_check_defaults();
 	if (err)
 		return err;
+	rocect_cnp_xmit_init();
 	err = rocect_qp_init();
 	if (err)
 		return err;

@@ -184,28 +184,60 @@ enum roce_rdma_cm {
 /**
  * struct roce_bth - Base Transport Header fields
  * @opcode: opcode; the top three bits are the transport
+ * @flags: BTH byte 1, of which:
  * @solicited: SE bit
  * @mig_req: MigReq bit
  * @pad_count: pad bytes before the ICRC
  * @tver: transport header version
  * @pkey: partition key
+ * @ecn: BTH byte 4, of which:
  * @fecn: forward ECN bit
  * @becn: backward ECN bit (set in CNPs)
  * @dest_qp: destination queue pair number (24 bits)
+ * @ack: BTH byte 8, of which:
  * @ack_req: AckReq bit
  * @psn: packet sequence number (24 bits)
+ *
+ * The one-bit fields are views of the bytes they come in, as in struct
+ * iphdr, so that parsing a BTH copies three bytes instead of unpacking
+ * seven fields.
  */
 struct roce_bth {
 	u8 opcode;
-	bool solicited;
-	bool mig_req;
-	u8 pad_count;
-	u8 tver;
+	union {
+		u8 flags;
+		struct {
+#if defined(__LITTLE_ENDIAN_BITFIELD)
+			u8 tver:4, pad_count:2, mig_req:1, solicited:1;
+#elif defined(__BIG_ENDIAN_BITFIELD)
+			u8 solicited:1, mig_req:1, pad_count:2, tver:4;
+#else
+#error "byte order of bit fields unknown"
+#endif
+		};
+	};
 	u16 pkey;
-	bool fecn;
-	bool becn;
+	union {
+		u8 ecn;
+		struct {
+#if defined(__LITTLE_ENDIAN_BITFIELD)
+			u8 ecn_resv:6, becn:1, fecn:1;
+#else
+			u8 fecn:1, becn:1, ecn_resv:6;
+#endif
+		};
+	};
+	union {
+		u8 ack;
+		struct {
+#if defined(__LITTLE_ENDIAN_BITFIELD)
+			u8 ack_resv:7, ack_req:1;
+#else
+			u8 ack_req:1, ack_resv:7;
+#endif
+		};
+	};
 	u32 dest_qp;
-	bool ack_req;
 	u32 psn;
 };
 
@@ -276,7 +308,7 @@ struct roce_cm {
  * @family: 4 or 6
  * @tos: IPv4 TOS or IPv6 traffic class (DSCP << 2 | ECN)
  * @ttl: IPv4 TTL or IPv6 hop limit
- * @flow_label: IPv6 flow label
+ * @flow_label: IPv6 flow label (0 for IPv4)
  * @saddr: IP source address
  * @daddr: IP destination address
  * @len: IP packet length from the IP header (trailing link padding excluded)
@@ -285,8 +317,8 @@ struct roce_cm {
  * @dport: UDP destination port
  * @bth: the BTH
  * @has_deth: a DETH follows (UD, RD)
- * @deth_qkey: DETH Q_Key
- * @deth_src_qp: DETH source QP
+ * @deth_qkey: DETH Q_Key (set only with @has_deth)
+ * @deth_src_qp: DETH source QP (set only with @has_deth)
  * @payload_off: offset of the payload (after all transport headers)
  * @payload_len: payload bytes, without pad and ICRC
  * @class: what the packet is
@@ -317,8 +349,6 @@ struct roce_pkt {
 
 enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 			   struct roce_pkt *pkt);
-enum roce_class roce_parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
-			      u32 ip_end, struct roce_pkt *pkt);
 enum roce_cm_kind roce_cm_kind(u16 attr_id);
 bool roce_service_id_is_rdma_cm(u64 service_id);
 
@@ -372,7 +402,35 @@ struct roce_cnp_params {
 	u32 dest_qp;
 };
 
+/*
+ * A CNP's ICRC covers its masked headers and 16 zero bytes. Of those, only
+ * the addresses, ports, P_Key and QPN differ from one CNP to another, and
+ * CRC-32 is linear: the ICRC is the CRC of the CNP with those bytes zero,
+ * plus what each of them adds, which depends only on its value and on how
+ * far before the end it stands (20 to 67 bytes, IPv4 and IPv6 alike).
+ */
+enum roce_cnp_crc_const {
+	ROCE_CNP_CRC_DIST_MIN	= 20,
+	ROCE_CNP_CRC_DISTS	= 68 - ROCE_CNP_CRC_DIST_MIN,
+};
+
+/**
+ * struct roce_cnp_crc - tables that make a CNP's ICRC a few lookups
+ * @base: CRC state of an IPv4 (index 0) and an IPv6 (1) CNP whose
+ *	addresses, ports, P_Key and QPN are zero; IPv4 with DF and IP ID 0
+ * @tab: @tab[d - %ROCE_CNP_CRC_DIST_MIN][b]: what a byte of value b adds
+ *	to the CRC state when d bytes follow it
+ *
+ * 48 KiB, filled once by roce_cnp_crc_init().
+ */
+struct roce_cnp_crc {
+	u32 base[2];
+	u32 tab[ROCE_CNP_CRC_DISTS][256];
+};
+
+void roce_cnp_crc_init(struct roce_cnp_crc *t);
 u32 roce_put_ip_udp(u8 *buf, u32 len, const struct roce_ip_udp *h);
-u32 roce_cnp_build(u8 *buf, u32 buflen, const struct roce_cnp_params *p);
+u32 roce_cnp_build(u8 *buf, u32 buflen, const struct roce_cnp_params *p,
+		   const struct roce_cnp_crc *t);
 
 #endif /* _ROCECT_WIRE_H */

@@ -12,6 +12,7 @@
 
 #include <linux/kernel.h>
 #include <linux/types.h>
+#include <asm/byteorder.h>
 #include <linux/string.h>
 #include <linux/crc32.h>
 #include <linux/in6.h>
@@ -26,6 +27,7 @@
 #else /* userspace */
 
 #include <linux/types.h>
+#include <asm/byteorder.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -37,59 +39,87 @@ typedef __u32 u32;
 typedef __u64 u64;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+/* __always_inline comes with glibc's <sys/cdefs.h>. */
+
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
+/*
+ * One load and a byte swap, as the kernel's helpers compile to. The
+ * builtins, not <asm/swab.h>'s inline assembly, which the compiler cannot
+ * see through.
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define roce_swab16(x)	__builtin_bswap16(x)
+#define roce_swab32(x)	__builtin_bswap32(x)
+#define roce_swab64(x)	__builtin_bswap64(x)
+#define roce_le32(x)	(x)
+#else
+#define roce_swab16(x)	(x)
+#define roce_swab32(x)	(x)
+#define roce_swab64(x)	(x)
+#define roce_le32(x)	__builtin_bswap32(x)
+#endif
 
 static inline u16 get_unaligned_be16(const void *p)
 {
-	const u8 *b = p;
+	u16 v;
 
-	return (u16)(b[0] << 8 | b[1]);
+	memcpy(&v, p, sizeof(v));
+	return roce_swab16(v);
 }
 
 static inline u32 get_unaligned_be32(const void *p)
 {
-	const u8 *b = p;
+	u32 v;
 
-	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
+	memcpy(&v, p, sizeof(v));
+	return roce_swab32(v);
 }
 
 static inline u64 get_unaligned_be64(const void *p)
 {
-	return (u64)get_unaligned_be32(p) << 32 |
-	       get_unaligned_be32((const u8 *)p + 4);
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return roce_swab64(v);
+}
+
+/* A native-order 32-bit load from any address. */
+static inline u32 roce_load32(const void *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
 static inline void put_unaligned_be16(u16 v, void *p)
 {
-	u8 *b = p;
-
-	b[0] = v >> 8;
-	b[1] = v;
+	v = roce_swab16(v);
+	memcpy(p, &v, sizeof(v));
 }
 
 static inline void put_unaligned_be32(u32 v, void *p)
 {
-	u8 *b = p;
-
-	b[0] = v >> 24;
-	b[1] = v >> 16;
-	b[2] = v >> 8;
-	b[3] = v;
+	v = roce_swab32(v);
+	memcpy(p, &v, sizeof(v));
 }
 
 static inline void put_unaligned_be64(u64 v, void *p)
 {
-	put_unaligned_be32(v >> 32, p);
-	put_unaligned_be32((u32)v, (u8 *)p + 4);
+	v = roce_swab64(v);
+	memcpy(p, &v, sizeof(v));
 }
 
 static inline void put_unaligned_le32(u32 v, void *p)
 {
-	u8 *b = p;
-
-	b[0] = v;
-	b[1] = v >> 8;
-	b[2] = v >> 16;
-	b[3] = v >> 24;
+	v = roce_le32(v);
+	memcpy(p, &v, sizeof(v));
 }
 
 static inline u32 get_unaligned_le32(const void *p)
@@ -128,10 +158,30 @@ static inline u16 roce_csum_fold(u32 sum)
 	return (u16)~sum;
 }
 
-/* Folded one's-complement checksum of an IPv4 header (kernel: ip_fast_csum). */
+/*
+ * Folded one's-complement checksum of an IPv4 header (kernel: ip_fast_csum),
+ * summed as native 32-bit words as the kernel's does: the sum does not
+ * depend on byte order, so only the result is swapped.
+ */
 static inline u16 roce_ip_fast_csum(const void *iph, unsigned int ihl)
 {
-	return roce_csum_fold(roce_csum_add(0, iph, ihl * 4));
+	const u8 *w = iph;
+	u64 sum = 0;
+	unsigned int i;
+
+	/* No options: five words, unrolled as the kernel's assembly is. */
+	if (ihl == 5)
+		sum = (u64)roce_load32(w) + roce_load32(w + 4) +
+		      roce_load32(w + 8) + roce_load32(w + 12) +
+		      roce_load32(w + 16);
+	else
+		for (i = 0; i < ihl; i++)
+			sum += roce_load32(w + 4 * i);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return roce_swab16((u16)~sum);
 }
 
 /* UDP checksum over the IPv6 pseudo-header (kernel: csum_ipv6_magic). */

@@ -57,7 +57,7 @@ static void test_cnp_vector(void)
 	bool ok = true;
 
 	EXPECT(n == ROCE_CNP_LEN_V4);
-	EXPECT(roce_cnp_build(got, sizeof(got), &cp) == ROCE_CNP_LEN_V4);
+	EXPECT(roce_cnp_build(got, sizeof(got), &cp, NULL) == ROCE_CNP_LEN_V4);
 	EXPECT(!memcmp(got, want, ROCE_CNP_LEN_V4));
 	result(ok, "CNP builder reproduces the ConnectX-4 Lx vector byte for byte");
 
@@ -67,9 +67,9 @@ static void test_cnp_vector(void)
 	EXPECT(pkt.tos == 0xc2 && pkt.ttl == 64 && pkt.sport == 0);
 	EXPECT(roce_icrc_verify(want, pkt.l4_off, pkt.len));
 	EXPECT(roce_icrc_calc(want, pkt.l4_off, pkt.len) == 0x2a00fd82);
-	EXPECT(roce_cnp_build(got, ROCE_CNP_LEN_V4 - 1, &cp) == 0);
+	EXPECT(roce_cnp_build(got, ROCE_CNP_LEN_V4 - 1, &cp, NULL) == 0);
 	cp.ip.family = 5;
-	EXPECT(roce_cnp_build(got, sizeof(got), &cp) == 0);
+	EXPECT(roce_cnp_build(got, sizeof(got), &cp, NULL) == 0);
 	result(ok, "CNP vector parses as a CNP to QP 0x118 with a valid ICRC");
 }
 
@@ -683,6 +683,163 @@ static void test_opcodes(void)
 	result(ok, "opcode table: classes and extension header lengths");
 }
 
+/*
+ * The opcode rules as IBTA vol. 1 ch. 9 states them, kept here as the
+ * oracle of the parser's compiled opcode table.
+ */
+/* Transport headers that may follow the BTH, by size. */
+enum spec_ext_hdr_len {
+	RDETH_LEN	= 4,
+	XRCETH_LEN	= 4,
+	RETH_LEN	= 16,
+	AETH_LEN	= 4,
+	ATOMICETH_LEN	= 28,
+	ATOMICACKETH_LEN = 8,
+	IMMDT_LEN	= 4,
+	IETH_LEN	= 4,
+	FETH_LEN	= 4,
+};
+
+enum spec_op_flags {
+	OP_VALID	= 1 << 0,
+	OP_RESPONSE	= 1 << 1,	/* responder to requester: no DETH/XRCETH */
+	OP_RETH		= 1 << 2,
+	OP_AETH		= 1 << 3,
+	OP_ATOMICETH	= 1 << 4,
+	OP_ATOMICACK	= 1 << 5,
+	OP_IMMDT	= 1 << 6,
+	OP_IETH		= 1 << 7,
+	OP_FETH		= 1 << 8,
+};
+
+/* Headers of each operation, indexed by the low five opcode bits. */
+static const u16 spec_op_table[32] = {
+	[0x00] = OP_VALID,				/* SEND_FIRST */
+	[0x01] = OP_VALID,				/* SEND_MIDDLE */
+	[0x02] = OP_VALID,				/* SEND_LAST */
+	[0x03] = OP_VALID | OP_IMMDT,			/* SEND_LAST_IMM */
+	[0x04] = OP_VALID,				/* SEND_ONLY */
+	[0x05] = OP_VALID | OP_IMMDT,			/* SEND_ONLY_IMM */
+	[0x06] = OP_VALID | OP_RETH,			/* WRITE_FIRST */
+	[0x07] = OP_VALID,				/* WRITE_MIDDLE */
+	[0x08] = OP_VALID,				/* WRITE_LAST */
+	[0x09] = OP_VALID | OP_IMMDT,			/* WRITE_LAST_IMM */
+	[0x0a] = OP_VALID | OP_RETH,			/* WRITE_ONLY */
+	[0x0b] = OP_VALID | OP_RETH | OP_IMMDT,		/* WRITE_ONLY_IMM */
+	[0x0c] = OP_VALID | OP_RETH,			/* READ_REQUEST */
+	[0x0d] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_FIRST */
+	[0x0e] = OP_VALID | OP_RESPONSE,		/* READ_RESPONSE_MIDDLE */
+	[0x0f] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_LAST */
+	[0x10] = OP_VALID | OP_RESPONSE | OP_AETH,	/* READ_RESPONSE_ONLY */
+	[0x11] = OP_VALID | OP_RESPONSE | OP_AETH,	/* ACKNOWLEDGE */
+	[0x12] = OP_VALID | OP_RESPONSE | OP_AETH | OP_ATOMICACK,
+	[0x13] = OP_VALID | OP_ATOMICETH,		/* COMPARE_SWAP */
+	[0x14] = OP_VALID | OP_ATOMICETH,		/* FETCH_ADD */
+	[0x16] = OP_VALID | OP_IETH,			/* SEND_LAST_INV */
+	[0x17] = OP_VALID | OP_IETH,			/* SEND_ONLY_INV */
+	[0x1c] = OP_VALID | OP_FETH | OP_RETH,		/* FLUSH */
+	[0x1d] = OP_VALID | OP_RETH,			/* ATOMIC_WRITE */
+};
+
+/* Which low opcodes each transport defines (bit n = opcode n). */
+enum spec_transport_ops {
+	RC_OPS	= 0x301fffff | 1 << 0x16 | 1 << 0x17,
+	UC_OPS	= 0x00000fff,
+	RD_OPS	= 0x001fffff,
+	UD_OPS	= 1 << 0x04 | 1 << 0x05,
+	XRC_OPS	= 0x001fffff | 1 << 0x16 | 1 << 0x17,
+};
+
+/*
+ * Bytes of transport headers after the BTH, or -1 for an unknown opcode.
+ * *@deth_off is the DETH's offset from the BTH, 0 when there is none.
+ */
+static int spec_ext_hdr_len(u8 opcode, enum roce_class *class, u32 *deth_off)
+{
+	static const struct {
+		enum roce_class class;
+		u32 ops;
+	} transports[8] = {
+		{ ROCE_CLASS_RC, RC_OPS },
+		{ ROCE_CLASS_UC, UC_OPS },
+		{ ROCE_CLASS_RD, RD_OPS },
+		{ ROCE_CLASS_UD, UD_OPS },
+		{ ROCE_CLASS_CNP, 1 << (ROCE_OP_CNP & 0x1f) },
+		{ ROCE_CLASS_XRC, XRC_OPS },
+		{ ROCE_CLASS_UNKNOWN_OPCODE, 0 },	/* vendor specific */
+		{ ROCE_CLASS_UNKNOWN_OPCODE, 0 },
+	};
+	unsigned int op = opcode & 0x1f;
+	u16 f = spec_op_table[op];
+	int len = 0;
+
+	*class = transports[opcode >> 5].class;
+	*deth_off = 0;
+	if (!(transports[opcode >> 5].ops & (1u << op))) {
+		*class = ROCE_CLASS_UNKNOWN_OPCODE;
+		return -1;
+	}
+	if (*class == ROCE_CLASS_CNP)
+		return 0;
+	if (*class == ROCE_CLASS_RD) {
+		len += RDETH_LEN;
+		if (!(f & OP_RESPONSE)) {
+			*deth_off = ROCE_BTH_LEN + RDETH_LEN;
+			len += ROCE_DETH_LEN;
+		}
+	}
+	if (*class == ROCE_CLASS_UD) {
+		*deth_off = ROCE_BTH_LEN;
+		len += ROCE_DETH_LEN;
+	}
+	if (*class == ROCE_CLASS_XRC && !(f & OP_RESPONSE))
+		len += XRCETH_LEN;
+	len += f & OP_FETH ? FETH_LEN : 0;
+	len += f & OP_RETH ? RETH_LEN : 0;
+	len += f & OP_ATOMICETH ? ATOMICETH_LEN : 0;
+	len += f & OP_AETH ? AETH_LEN : 0;
+	len += f & OP_ATOMICACK ? ATOMICACKETH_LEN : 0;
+	len += f & OP_IMMDT ? IMMDT_LEN : 0;
+	len += f & OP_IETH ? IETH_LEN : 0;
+	return len;
+}
+
+/* Every opcode: class, where the payload starts, whether a DETH is read. */
+static void test_opcode_table_vs_spec(void)
+{
+	unsigned int op, wrong = 0;
+	struct roce_pkt pkt;
+	u8 buf[256];
+	bool ok = true;
+
+	for (op = 0; op < 256; op++) {
+		struct tpkt t = {
+			.family = 4, .opcode = op, .dqpn = 0x42,
+			.payload_len = 16,
+		};
+		enum roce_class class;
+		u32 deth_off, n;
+		int ext = spec_ext_hdr_len(op, &class, &deth_off);
+
+		if (ext > 0)
+			t.ext_len = ext;
+		n = build(buf, &t);
+		if (deth_off)	/* a recognisable DETH source QP */
+			put_be24(0xabcdef, buf + 20 + 8 + deth_off + 5);
+		roce_parse(buf, n, n, &pkt);
+		if (pkt.class != class ||
+		    pkt.payload_off != 20 + 8 + 12 + (u32)(ext > 0 ? ext : 0) ||
+		    pkt.has_deth != !!deth_off ||
+		    (deth_off && pkt.deth_src_qp != 0xabcdef)) {
+			printf("#   opcode 0x%02x: class %s, payload at %u\n", op,
+			       roce_class_name(pkt.class), pkt.payload_off);
+			wrong++;
+		}
+	}
+	EXPECT(!wrong);
+	result(ok, "opcode table agrees with the spec's rules on all 256 opcodes");
+}
+
 static void test_udp_ext_truncation(void)
 {
 	struct tpkt t = {
@@ -749,7 +906,7 @@ static void test_cnp_ipv6(void)
 
 	memset(cp.ip.saddr, 0x20, 16);
 	memset(cp.ip.daddr, 0x30, 16);
-	n = roce_cnp_build(buf, sizeof(buf), &cp);
+	n = roce_cnp_build(buf, sizeof(buf), &cp, NULL);
 	EXPECT(n == ROCE_CNP_LEN_V6);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
 	EXPECT(pkt.family == 6 && pkt.tos == cp.ip.tos && pkt.ttl == 255);
@@ -766,18 +923,65 @@ static void test_cnp_ipv6(void)
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	EXPECT(sum == 0xffff);
-	EXPECT(roce_cnp_build(buf, ROCE_CNP_LEN_V6 - 1, &cp) == 0);
+	EXPECT(roce_cnp_build(buf, ROCE_CNP_LEN_V6 - 1, &cp, NULL) == 0);
 	result(ok, "IPv6 CNP: parses, ICRC and UDP checksum valid");
 
 	ok = true;
 	cp.ip.family = 4;
 	memcpy(cp.ip.saddr, "\xc0\x00\x02\x01", 4);
 	memcpy(cp.ip.daddr, "\xc0\x00\x02\x02", 4);
-	n = roce_cnp_build(buf, sizeof(buf), &cp);
+	n = roce_cnp_build(buf, sizeof(buf), &cp, NULL);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
 	EXPECT(roce_ip_fast_csum(buf, 5) == 0);
 	EXPECT(pkt.tos == 0xc2 && get_unaligned_be16(buf + 6) == 0);
 	result(ok, "IPv4 CNP with DSCP 48/ECT(0): header checksum valid");
+}
+
+/*
+ * The table-driven ICRC (what the module uses) against the whole-packet
+ * one, over random addresses, ports, P_Keys and QPNs of both families.
+ */
+static void test_cnp_crc_tables(void)
+{
+	static struct roce_cnp_crc t;
+	struct roce_cnp_params cp = { .ip = { .df = true, .ttl = 64 } };
+	u8 fast[128], full[128];
+	u32 seed = 12345, i, k, n, differ = 0, bad = 0;
+	bool ok = true;
+
+	roce_cnp_crc_init(&t);
+	for (i = 0; i < 4000; i++) {
+		cp.ip.family = i & 1 ? 6 : 4;
+		for (k = 0; k < 16; k++) {
+			seed = seed * 1103515245 + 12345;
+			cp.ip.saddr[k] = seed >> 16;
+			cp.ip.daddr[k] = seed >> 8;
+		}
+		if (cp.ip.family == 4) {
+			memset(cp.ip.saddr + 4, 0, 12);
+			memset(cp.ip.daddr + 4, 0, 12);
+		}
+		cp.ip.sport = seed;
+		cp.ip.dport = i % 3 ? 0 : seed >> 8;
+		cp.ip.tos = seed >> 24;
+		cp.pkey = seed >> 12;
+		cp.dest_qp = seed * 7;
+		n = roce_cnp_build(fast, sizeof(fast), &cp, &t);
+		EXPECT(n == roce_cnp_build(full, sizeof(full), &cp, NULL));
+		differ += !!memcmp(fast, full, n);
+		bad += !roce_icrc_verify(fast, cp.ip.family == 4 ? 20 : 40, n);
+	}
+	EXPECT(!differ && !bad);
+	/* IPv4 with an ID or without DF is outside the tables' base. */
+	cp.ip.family = 4;
+	cp.ip.ip_id = 0x718c;
+	n = roce_cnp_build(fast, sizeof(fast), &cp, &t);
+	EXPECT(roce_icrc_verify(fast, 20, n));
+	cp.ip.ip_id = 0;
+	cp.ip.df = false;
+	n = roce_cnp_build(fast, sizeof(fast), &cp, &t);
+	EXPECT(roce_icrc_verify(fast, 20, n));
+	result(ok, "CNP ICRC by tables equals the whole-packet ICRC, 4000 CNPs");
 }
 
 static void test_gsi_other_and_names(void)
@@ -813,9 +1017,11 @@ int main(void)
 	test_malformed_reasons();
 	test_cm_exact_length();
 	test_opcodes();
+	test_opcode_table_vs_spec();
 	test_udp_ext_truncation();
 	test_ipv4_options();
 	test_cnp_ipv6();
+	test_cnp_crc_tables();
 	test_gsi_other_and_names();
 	test_cm_fsm();
 	test_pair_infer();
