@@ -5,14 +5,15 @@
 #   make               the module for $(KVER) and the userspace programs
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
-#   make check         lint, unit tests, oracles, fuzz smoke, guest kselftests,
-#                      Soft-RoCE end to end
+#   make check         lint, unit tests, oracles, fuzz smoke, install and DKMS,
+#                      guest kselftests, Soft-RoCE end to end
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: instructions per call (callgrind), wire
 #                      library speed, forwarding with the helper
 #   make debug-kernel  build and install the KASAN/lockdep guest kernel
 #   make check-debug   the kselftests and the end to end on that kernel only
+#   make install | uninstall | dkms-install | dkms-uninstall  (as root)
 #   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
@@ -37,9 +38,13 @@ KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
 	$(wildcard $(TOP)/uapi/linux/*.h) $(TOP)/Kbuild
 
 FUZZ_SECONDS ?= 60
+VERSION := $(shell $(TOP)/scripts/version.sh)
+# What the module's Kbuild is given by developer builds.
+KBUILD_VARS := ROCECT_WERROR=y ROCECT_VERSION=$(VERSION)
 
 .PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
-	e2e demo bench clean debug-kernel check-debug FORCE
+	e2e demo bench clean debug-kernel check-debug install uninstall \
+	dkms-install dkms-uninstall FORCE
 
 all: module tools
 
@@ -53,8 +58,8 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
 	@test -d /lib/modules/$*/build || \
 		{ echo "no headers for kernel $* (make deps)"; exit 1; }
 	@mkdir -p $(@D)
-	@cp -rsf $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(@D)/
-	$(MAKE) -C /lib/modules/$*/build M=$(@D) modules
+	@cp -rsf $(TOP)/Kbuild $(TOP)/VERSION $(TOP)/kernel $(TOP)/uapi $(@D)/
+	$(MAKE) -C /lib/modules/$*/build M=$(@D) $(KBUILD_VARS) modules
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
 	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed \
@@ -83,7 +88,8 @@ ROCECT_SRCS := $(wildcard $(TOP)/tools/rocect/*.c)
 $(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) \
 		$(TOP)/kernel/wire.c $(WIRE_HDRS) $(TOP)/uapi/linux/rocect.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi $(ROCECT_SRCS) $(TOP)/kernel/wire.c \
+	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi -DROCECT_VERSION='"$(VERSION)"' \
+		$(ROCECT_SRCS) $(TOP)/kernel/wire.c \
 		$(shell pkg-config --cflags --libs libmnl json-c) -o $@
 
 $(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
@@ -118,6 +124,49 @@ $(BUILD)/bin/fuzz_parse: $(WIRE_SRCS) $(WIRE_HDRS) \
 
 deps:
 	$(TOP)/scripts/deps.sh
+
+# Installation (run as root; DESTDIR for staging, PREFIX for the tool).
+PREFIX ?= /usr/local
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
+DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/rocect
+INSTALLED = $(MODDIR)/nf_conntrack_roce.ko $(DESTDIR)$(PREFIX)/sbin/rocect \
+	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
+
+install: $(call KO,$(KVER)) $(BUILD)/bin/rocect
+	install -D -m 644 $(call KO,$(KVER)) $(MODDIR)/nf_conntrack_roce.ko
+	install -D -m 755 $(BUILD)/bin/rocect $(DESTDIR)$(PREFIX)/sbin/rocect
+	install -D -m 644 $(TOP)/tools/rocect/rocect.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
+	install -d $(DOCDIR)/examples
+	install -m 644 $(TOP)/examples/* $(DOCDIR)/examples/
+	install -m 644 $(TOP)/README.md $(TOP)/LICENSE $(TOP)/Documentation/*.rst \
+		$(DOCDIR)/
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	rm -f $(INSTALLED)
+	rm -rf $(DOCDIR)
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# DKMS: the module's sources under $(DKMS_SRCTREE)/rocect-$(VERSION), built
+# and installed for every kernel in $(KVERS). DKMS_FLAGS reaches dkms (the
+# tests point its trees elsewhere).
+DKMS_SRCTREE ?= /usr/src
+DKMS_FLAGS ?=
+DKMS_SRC = $(DKMS_SRCTREE)/rocect-$(VERSION)
+
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cp -r $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(TOP)/LICENSE $(DKMS_SRC)/
+	echo "$(VERSION)" >$(DKMS_SRC)/VERSION
+	sed 's/@VERSION@/$(VERSION)/' $(TOP)/dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms $(DKMS_FLAGS) add rocect/$(VERSION)
+	$(foreach v,$(KVERS),dkms $(DKMS_FLAGS) install rocect/$(VERSION) -k $(v) &&) true
+
+dkms-uninstall:
+	dkms $(DKMS_FLAGS) remove rocect/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 unit: $(BUILD)/bin/wire_test
 	$(BUILD)/bin/wire_test

@@ -82,5 +82,6 @@ module_exit(rocect_exit);
 
 MODULE_DESCRIPTION("RoCEv2 connection tracking helper");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(ROCECT_VERSION);
 MODULE_ALIAS("ip_conntrack_roce");
 MODULE_ALIAS_NFCT_HELPER(ROCECT_HELPER_NAME);

@@ -110,7 +110,7 @@ stage()
 
 stages=("$@")
 [ "${#stages[@]}" -gt 0 ] ||
-	stages=(build lint unit oracles fuzz vm kselftest e2e)
+	stages=(build lint unit oracles fuzz install vm kselftest e2e)
 begin=$(date +%s)
 # The debug kernel takes long to build: start the tier now, so that its
 # build and then its guests overlap the other stages (whose guests often
@@ -128,6 +128,7 @@ for s in "${stages[@]}"; do
 	unit) stage unit "$BUILD/bin/wire_test" ;;
 	oracles) stage oracles "$TOP/selftests/wire/run_oracles.sh" ;;
 	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;
+	install) stage install "$TOP/selftests/install_test.sh" ;;
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
 	kselftest) stage kselftest "$TOP/tools/vm/run_vm_tests.sh" ;;
 	e2e) stage e2e "$TOP/tools/vm/run_rxe_e2e.sh" ;;

@@ -19,7 +19,7 @@ PKGS=(
 	python3 python3-scapy python3-yaml
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
 	linux-source
-	procps kmod psmisc util-linux jq ethtool
+	procps kmod psmisc util-linux jq ethtool dkms
 )
 
 SUDO=

@@ -61,9 +61,10 @@ kvers=("$@")
 for v in "${kvers[@]}"; do
 	dir=$BUILD/kmod/$v
 	mkdir -p "$dir"
-	cp -rsf "$TOP/Kbuild" "$TOP/kernel" "$TOP/uapi" "$dir/"
+	cp -rsf "$TOP/Kbuild" "$TOP/VERSION" "$TOP/kernel" "$TOP/uapi" "$dir/"
 	# C=2 checks every file, built or not; sparse reports on stderr.
-	out=$(make -C "/lib/modules/$v/build" M="$dir" C=2 modules 2>&1)
+	out=$(make -C "/lib/modules/$v/build" M="$dir" C=2 ROCECT_WERROR=y \
+		ROCECT_VERSION="$("$TOP/scripts/version.sh")" modules 2>&1)
 	rc=$?
 	checked=$(grep -c '^ *CHECK ' <<<"$out")
 	warn=$(grep -E '(warning|error):' <<<"$out")

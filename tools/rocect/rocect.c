@@ -13,7 +13,19 @@
 
 #include "rocect.h"
 
-#define ROCECT_VERSION "0.2"
+/* This tool's version, and the loaded module's when there is one. */
+static void print_version(void)
+{
+	FILE *f = fopen("/sys/module/nf_conntrack_roce/version", "r");
+	char line[128];
+
+	printf("rocect %s\n", ROCECT_VERSION);
+	if (f && fgets(line, sizeof(line), f))
+		printf("nf_conntrack_roce %s%s", line,
+		       strchr(line, '\n') ? "" : "\n");
+	if (f)
+		fclose(f);
+}
 
 static void usage(void)
 {
@@ -125,7 +137,7 @@ int main(int argc, char **argv)
 			batch_file = optarg;
 			break;
 		case 'V':
-			printf("rocect %s\n", ROCECT_VERSION);
+			print_version();
 			return 0;
 		case 'h':
 			usage();

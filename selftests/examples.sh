@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The files in examples/ that `make install` ships, loaded as an operator
+# would load them, so that none can rot:
+# - router.nft on a router between a (inside) and b (outside): a CM
+#   exchange from a passes, with the REP and the data flows "related"; a new
+#   RoCE flow from outside is dropped by the ruleset;
+# - endpoint.nft on a host: it loads and attaches the helper;
+# - rocect.iptables with iptables-restore and ip6tables-restore;
+# - modprobe-rocect.conf: the module loads with its options, and they hold;
+# - modules-load-rocect.conf: every module it names exists.
+#
+#   a (10.0.1.1) -- r (forwarding, router.nft) -- b (10.0.2.1)
+
+source "$(dirname "$0")/lib.sh"
+
+EXAMPLES=$TOP/examples
+
+ksft_start conntrack
+
+# router.nft with its interface names for this topology.
+load_router_example()
+{
+	sed 's/"inside"/"veth0"/' "$EXAMPLES/router.nft" |
+		ip netns exec "$r" nft -f -
+}
+
+craft_packets()
+{
+	pkts=$(mktemp -d)
+	craft "$pkts" "
+ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x17, 0x2a))
+for kind in ('req', 'rep', 'rtu'):
+    save(kind, ex[kind])
+# b's data to a's QP 0x17 once connected: an expected (related) flow
+save('data-b', roce_pkt.data_packet(4, '10.0.2.1', '10.0.1.1', opcode=0x04,
+                                    dqpn=0x17, psn=1, payload_len=64))
+# A REQ opened from outside: a new flow from b's side
+ex2 = roce_pkt.cm_exchange('10.0.2.1', '10.0.1.2', qpns=(0x31, 0x32))
+save('req-outside', ex2['req'])
+"
+}
+
+# a_seen: RoCE packets that reached a, counted by nft in a.
+a_seen()
+{
+	nft_packets "$a" cnt in
+}
+
+count_in_a()
+{
+	ip netns exec "$a" nft -f - <<-EOT
+		table inet cnt {
+		    chain in {
+		        type filter hook prerouting priority filter;
+		        udp dport 4791 counter
+		    }
+		}
+	EOT
+}
+
+check "module installed for modprobe" install_module
+check "packets crafted with scapy" craft_packets
+check "topology up" setup_router_topology
+check "router.nft loads on r" load_router_example
+check "a counts the RoCE packets it gets" count_in_a
+check "a reaches b through r" \
+	busywait 10000 ip netns exec "$a" ping -c1 -W1 10.0.2.1 >/dev/null
+
+handshake()
+{
+	send "$a" req && send "$b" rep && send "$a" rtu
+}
+check "REQ from inside, REP, RTU sent" handshake
+check "... the helper saw all three" expect_stat "$r" class.cm 3
+check "... the REP reached a" busywait 5000 test "$(a_seen)" -eq 1
+check "b's data to a's QP sent" send "$b" data-b
+check "... reached a" busywait 5000 test "$(a_seen)" -eq 2
+check "... REP and data forwarded as related" test "$(related_count)" -eq 2
+check "a REQ opened from outside sent" send "$b" req-outside
+check "... dropped by router.nft's drop rule" \
+	test "$(nft_packets "$r" rocect fwd drop)" -eq 1
+check "... never reached a" test "$(a_seen)" -eq 2
+cleanup_all_ns
+
+setup_ns h
+check "endpoint.nft loads on a host" ip netns exec "$h" nft -f "$EXAMPLES/endpoint.nft"
+check "... attaches the helper in both chains" test "$(ip netns exec "$h" \
+	nft list table inet rocect | grep -c 'ct helper set "roce"')" -eq 2
+check "rocect.iptables loads with iptables-restore" \
+	ip netns exec "$h" iptables-restore --noflush "$EXAMPLES/rocect.iptables"
+check "... and with ip6tables-restore" \
+	ip netns exec "$h" ip6tables-restore --noflush "$EXAMPLES/rocect.iptables"
+check "... CT --helper roce in raw PREROUTING and OUTPUT" test "$(ip netns exec "$h" \
+	iptables -t raw -S | grep -c -- '-j CT --helper roce')" -eq 2
+cleanup_all_ns
+check "module unloads" busywait 10000 unload_module
+
+# modprobe-rocect.conf: its options, as modprobe would pass them.
+opts=$(awk '$1 == "options" && $2 == "'$MODULE'" { $1 = $2 = ""; print }' \
+	"$EXAMPLES/modprobe-rocect.conf")
+check "modprobe-rocect.conf has options" test -n "$opts"
+# shellcheck disable=SC2086 # one word per option
+check "module loads with them" load_module $opts
+params_hold()
+{
+	local kv
+
+	for kv in $opts; do
+		is "$(cat "/sys/module/$MODULE/parameters/${kv%%=*}")" "${kv#*=}" ||
+			return 1
+	done
+}
+check "... each option holds in /sys/module" params_hold
+check "module unloads" unload_module
+check "modules-load-rocect.conf names modules that exist" \
+	sh -c "grep -v '^#' '$EXAMPLES/modules-load-rocect.conf' | grep . |
+		xargs -n1 modinfo -n >/dev/null"
+check "no kernel warnings" dmesg_clean
+finish
