@@ -9,7 +9,9 @@
 # - endpoint.nft on a host: it loads and attaches the helper;
 # - rocect.iptables with iptables-restore and ip6tables-restore;
 # - modprobe-rocect.conf: the module loads with its options, and they hold;
-# - modules-load-rocect.conf: every module it names exists.
+# - modules-load-rocect.conf: every module it names exists;
+# - rocect.service: its ExecStop saves, its ExecStartPre and ExecStart
+#   load the module and restore (this tree's rocect, a scratch /etc/rocect).
 #
 #   a (10.0.1.1) -- r (forwarding, router.nft) -- b (10.0.2.1)
 
@@ -114,6 +116,26 @@ params_hold()
 }
 check "... each option holds in /sys/module" params_hold
 check "module unloads" unload_module
+# unit_cmd KEY: the rocect.service command line of KEY, for this tree
+unit_cmd()
+{
+	sed -n "s/^$1=//p" "$EXAMPLES/rocect.service" |
+		sed "s|/usr/local/sbin/rocect|$ROCECT|g; s|/etc/rocect|$etc|g"
+}
+etc=$(mktemp -d)
+check "module loads" load_module
+check "a setting and a managed entry" sh -c "$ROCECT config set idle-timeout 99 &&
+	$ROCECT qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x17 sqpn 0x2a"
+check "rocect.service's ExecStop saves" sh -c "$(unit_cmd ExecStop)"
+check "module unloads" unload_module
+check "rocect.service's ExecStartPre loads the module" sh -c "$(unit_cmd ExecStartPre)"
+check "rocect.service's ExecStart restores" sh -c "$(unit_cmd ExecStart)"
+check "... the setting is back" \
+	test "$("$ROCECT" -j config show | jq '."idle-timeout"')" -eq 99
+check "... the entry is back" \
+	test "$("$ROCECT" -j qp query 10.0.2.1 0x17 | jq '.[0].sqpn')" -eq 42
+check "module unloads" unload_module
+
 check "modules-load-rocect.conf names modules that exist" \
 	sh -c "grep -v '^#' '$EXAMPLES/modules-load-rocect.conf' | grep . |
 		xargs -n1 modinfo -n >/dev/null"

@@ -50,6 +50,7 @@ usr/local/share/doc/rocect/examples/endpoint.nft
 usr/local/share/doc/rocect/examples/modprobe-rocect.conf
 usr/local/share/doc/rocect/examples/modules-load-rocect.conf
 usr/local/share/doc/rocect/examples/rocect.iptables
+usr/local/share/doc/rocect/examples/rocect.service
 usr/local/share/doc/rocect/examples/router.nft
 usr/local/share/man/man8/rocect.8"
 missing=$(for f in $want; do [ -f "$dest/$f" ] || echo "$f"; done)

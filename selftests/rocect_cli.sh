@@ -119,6 +119,29 @@ counts=$($R -j stats | jq -r '"\(."qp-created"),\(."qp-destroyed"),\(."qp-count"
 check "stats: 100000 created and destroyed, none left ($counts)" \
 	test "$counts" = "100000,100000,0"
 
+# Test save and restore across a module reload: settings and managed
+# entries come back, learned state does not exist to come back.
+check "settings for save" $R config set max-qps 5000 idle-timeout 77 \
+	unknown-qp drop learn on cnp on cnp-sport copy cnp-dscp 26
+check "entries for save: IPv4, IPv6, zone 7" $R -b - <<-EOT
+	qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x17 sqpn 0x2a
+	qp add zone 7 src 10.0.2.1 dst 10.0.1.1 dqpn 0x2a sqpn 0x17
+	qp add src fd00:1::1 dst fd00:2::1 dqpn 0xabcdef sqpn 1
+EOT
+$R -j config show >"$tmp/config.before"
+$R -j qp show | jq -S 'map({zone, src, dst, dqpn, sqpn, origin})' >"$tmp/qp.before"
+check "rocect save" sh -c "$R save >$tmp/saved"
+check "... one config line and three qp lines" test \
+	"$(grep -c '^config set ' "$tmp/saved"),$(grep -c '^qp add ' "$tmp/saved")" = 1,3
+check "module reloaded: defaults, no entries" sh -c \
+	"rmmod $MODULE && insmod $ROCECT_KO && test \"\$($R -j qp show | jq length)\" -eq 0"
+check "rocect -b restores the saved file" $R -b "$tmp/saved"
+check "... the same settings" cmp -s "$tmp/config.before" <($R -j config show)
+check "... the same entries" cmp -s "$tmp/qp.before" \
+	<($R -j qp show | jq -S 'map({zone, src, dst, dqpn, sqpn, origin})')
+fails "save takes no arguments" "no arguments" $R save now
+$R qp flush
+
 check "module unloads" rmmod $MODULE
 check "no kernel warnings" dmesg_clean
 finish

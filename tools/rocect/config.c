@@ -166,6 +166,22 @@ static int config_set(struct rd *rd)
 }
 
 /**
+ * config_collect() - the namespace's configuration
+ * @rd: the invocation
+ * @o: a JSON object that gets one key per setting, as `config show -j`
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int config_collect(struct rd *rd, json_object *o)
+{
+	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_CONFIG_GET, 0), config_cb, o)) {
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
+/**
  * cmd_config() - the "config" object
  * @rd: the invocation, positioned after "config"
  *

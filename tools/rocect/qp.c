@@ -226,23 +226,26 @@ static int qp_args(struct rd *rd, struct nlmsghdr *nlh, unsigned int need,
 	return 0;
 }
 
-static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
-		   unsigned int need, unsigned int allowed)
+/*
+ * Send a get, query or dump built from the arguments; the entries it
+ * returns into *@rows (a new array). A dump the kernel flagged
+ * inconsistent is retried from scratch.
+ */
+static int qp_collect(struct rd *rd, uint8_t cmd, uint16_t flags,
+		      unsigned int need, unsigned int allowed,
+		      json_object **rows)
 {
-	json_object *rows = json_object_new_array();
 	struct nlmsghdr *nlh = rd_msg(rd, cmd, flags);
 	char **argv = rd->argv;
 	int argc = rd->argc, tries = 0, err;
 
-	if (qp_args(rd, nlh, need, allowed)) {
-		json_object_put(rows);
-		return 1;
-	}
-	/* A dump the kernel flagged inconsistent is retried from scratch. */
-	while ((err = rd_talk(rd, nlh, collect_cb, rows)) && errno == EAGAIN &&
+	*rows = json_object_new_array();
+	if (qp_args(rd, nlh, need, allowed))
+		goto fail;
+	while ((err = rd_talk(rd, nlh, collect_cb, *rows)) && errno == EAGAIN &&
 	       (flags & NLM_F_DUMP) && ++tries < 5) {
-		json_object_put(rows);
-		rows = json_object_new_array();
+		json_object_put(*rows);
+		*rows = json_object_new_array();
 		rd->argv = argv;
 		rd->argc = argc;
 		nlh = rd_msg(rd, cmd, flags);
@@ -253,12 +256,43 @@ static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 			pr_err("the table kept changing during the dump; try again");
 		else
 			rd_perror();
-		json_object_put(rows);
-		return 1;
+		goto fail;
 	}
+	return 0;
+fail:
+	json_object_put(*rows);
+	*rows = NULL;
+	return 1;
+}
+
+static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
+		   unsigned int need, unsigned int allowed)
+{
+	json_object *rows;
+
+	if (qp_collect(rd, cmd, flags, need, allowed, &rows))
+		return 1;
 	rd_print_table(rd, rows, qp_columns);
 	json_object_put(rows);
 	return 0;
+}
+
+/**
+ * qp_dump_managed() - every managed entry of the namespace
+ * @rd: the invocation (its arguments are used up)
+ * @rows: set to a new JSON array of the entries, as `qp show` gives them
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int qp_dump_managed(struct rd *rd, json_object **rows)
+{
+	char origin[] = "origin", managed[] = "managed";
+	char *argv[] = { origin, managed };
+
+	rd->argv = argv;
+	rd->argc = ARRAY_SIZE(argv);
+	return qp_collect(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, 0, KEY(K_ORIGIN),
+			  rows);
 }
 
 static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,

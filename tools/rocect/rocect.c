@@ -32,6 +32,7 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: rocect [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       rocect [ -j [ -p ] ] -b FILE\n"
+		"       rocect save\n"
 		"where  OBJECT := { qp | conn | stats | config | monitor }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
@@ -46,6 +47,7 @@ static const struct {
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "monitor", cmd_monitor },
+	{ "save", cmd_save },
 };
 
 static int find_object(const char *name)

@@ -112,6 +112,9 @@ int cmd_monitor(struct rd *rd);
 
 /* Shared by qp and monitor */
 json_object *qp_to_json(const struct nlmsghdr *nlh);
+int qp_dump_managed(struct rd *rd, json_object **rows);
+int config_collect(struct rd *rd, json_object *o);
+int cmd_save(struct rd *rd);
 extern const char *const qp_columns[];
 extern const char *const qp_states[];
 int cmd_conn(struct rd *rd);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocect save: the namespace's configuration and managed QP entries as
+ * `rocect -b` lines, so that they survive a reboot or a module reload:
+ *
+ *   rocect save >/etc/rocect/saved && rocect -b /etc/rocect/saved
+ *
+ * Learned and inferred entries are not saved: traffic makes them again.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rocect.h"
+
+static void put_entry(json_object *e)
+{
+	json_object *v;
+
+	printf("qp add");
+	if (json_object_object_get_ex(e, "zone", &v) && json_object_get_int(v))
+		printf(" zone %d", json_object_get_int(v));
+	json_object_object_get_ex(e, "src", &v);
+	printf(" src %s", json_object_get_string(v));
+	json_object_object_get_ex(e, "dst", &v);
+	printf(" dst %s", json_object_get_string(v));
+	json_object_object_get_ex(e, "dqpn", &v);
+	printf(" dqpn 0x%06x", (unsigned int)json_object_get_int64(v));
+	json_object_object_get_ex(e, "sqpn", &v);
+	printf(" sqpn 0x%06x\n", (unsigned int)json_object_get_int64(v));
+}
+
+/**
+ * cmd_save() - the "save" command
+ * @rd: the invocation, positioned after "save"
+ *
+ * Return: the exit status.
+ */
+int cmd_save(struct rd *rd)
+{
+	json_object *cfg, *rows = NULL;
+	size_t i;
+	int ret = 1;
+
+	if (rd_is(rd, "help")) {
+		fprintf(stderr, "Usage: rocect save >FILE; restore with rocect -b FILE\n");
+		return 0;
+	}
+	if (!rd_no_arg(rd)) {
+		pr_err("save takes no arguments; try 'rocect save help'");
+		return 1;
+	}
+	cfg = json_object_new_object();
+	if (config_collect(rd, cfg) || qp_dump_managed(rd, &rows))
+		goto out;
+	printf("# rocect save: configuration and managed QP entries\n");
+	printf("config set");
+	json_object_object_foreach(cfg, key, val)
+		printf(" %s %s", key, json_object_get_string(val));
+	printf("\n");
+	for (i = 0; i < json_object_array_length(rows); i++)
+		put_entry(json_object_array_get_idx(rows, i));
+	ret = fflush(stdout) ? 1 : 0;
+out:
+	json_object_put(cfg);
+	json_object_put(rows);
+	return ret;
+}
