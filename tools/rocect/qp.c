@@ -287,8 +287,10 @@ static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 int qp_dump_managed(struct rd *rd, json_object **rows)
 {
 	char origin[] = "origin", managed[] = "managed";
-	char *argv[] = { origin, managed };
+	char *argv[2];
 
+	argv[0] = origin;
+	argv[1] = managed;
 	rd->argv = argv;
 	rd->argc = ARRAY_SIZE(argv);
 	return qp_collect(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, 0, KEY(K_ORIGIN),
