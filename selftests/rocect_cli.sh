@@ -142,6 +142,15 @@ check "... the same entries" cmp -s "$tmp/qp.before" \
 fails "save takes no arguments" "no arguments" $R save now
 $R qp flush
 
+# -n NAME works in that namespace, as ip -n does.
+setup_ns cli
+check "-n: an entry added in another namespace" $R -n "$cli" qp add \
+	src 10.9.0.1 dst 10.9.0.2 dqpn 5 sqpn 6
+check "... is there, not here" test "$($R -n "$cli" -j qp show | jq length),$($R -j qp show | jq length)" = 1,0
+fails "-n of a namespace that does not exist" "cannot open network namespace" \
+	$R -n rocect-no-such-ns qp show
+cleanup_all_ns
+
 check "module unloads" rmmod $MODULE
 check "no kernel warnings" dmesg_clean
 finish

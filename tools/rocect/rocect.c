@@ -5,8 +5,12 @@
  *
  *   rocect [ OPTIONS ] { qp | stats | config | monitor | help } [ COMMAND ]
  */
+#define _GNU_SOURCE	/* setns() */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,33 @@ static void print_version(void)
 		fclose(f);
 }
 
+/* -n NAME: work in the named network namespace, as ip -n does. */
+static int enter_netns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	if (strchr(name, '/') || snprintf(path, sizeof(path), "/run/netns/%s",
+					  name) >= (int)sizeof(path)) {
+		pr_err("invalid namespace name '%s'", name);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pr_err("cannot open network namespace '%s': %s", name,
+		       strerror(errno));
+		return -1;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		pr_err("cannot enter network namespace '%s': %s", name,
+		       strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -34,7 +65,8 @@ static void usage(void)
 		"       rocect [ -j [ -p ] ] -b FILE\n"
 		"       rocect save\n"
 		"where  OBJECT := { qp | conn | stats | config | monitor }\n"
-		"       OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -b[atch] FILE |\n"
+		"                    -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
 }
 
@@ -119,6 +151,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "netns", required_argument, NULL, 'n' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -127,7 +160,7 @@ int main(int argc, char **argv)
 	const char *batch_file = NULL;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+jpb:Vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jpb:n:Vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			rd.json = true;
@@ -137,6 +170,10 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			batch_file = optarg;
+			break;
+		case 'n':
+			if (enter_netns(optarg))
+				return 1;
 			break;
 		case 'V':
 			print_version();
