@@ -82,7 +82,7 @@ check "... reached a" busywait 5000 test "$(a_seen)" -eq 2
 check "... REP and data forwarded as related" test "$(related_count)" -eq 2
 check "a REQ opened from outside sent" send "$b" req-outside
 check "... dropped by router.nft's drop rule" \
-	test "$(nft_packets "$r" rocect fwd drop)" -eq 1
+	test "$(nft_packets "$r" rocect forward drop)" -eq 1
 check "... never reached a" test "$(a_seen)" -eq 2
 cleanup_all_ns
 
