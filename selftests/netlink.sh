@@ -80,6 +80,27 @@ check "create event with the entry" test \
 check "delete event with its counters" test \
 	"$(jq -s -r '.[1] | "\(.event) \(.packets) \(.origin)"' "$tmp/events")" = "delete 0 managed"
 
+# Test timestamps: text and JSON, each event with the time it came.
+$R monitor timestamp count 1 >"$tmp/stamped" 2>"$tmp/mon.err" &
+mon=$!
+bg=$mon
+check "monitor timestamp started" busywait 20000 grep -q monitoring "$tmp/mon.err"
+$R qp add src 10.9.0.1 dst 10.9.0.2 dqpn 0x33 sqpn 0x44
+check "... exits after 1 event" busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
+check "... the line starts with an ISO 8601 time" grep -Eq \
+	'^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}[+-][0-9]{4} create ' \
+	"$tmp/stamped"
+$R -j monitor timestamp count 1 >"$tmp/stamped.json" 2>"$tmp/mon.err" &
+mon=$!
+bg=$mon
+check "monitor -j timestamp started" busywait 20000 grep -q monitoring "$tmp/mon.err"
+$R qp del src 10.9.0.1 dst 10.9.0.2 dqpn 0x33
+check "... exits after 1 event" busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
+mon=
+check "... with a time key in the same form" test "$(jq -r '.time |
+	test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{6}[+-][0-9]{4}$")' \
+	"$tmp/stamped.json")" = true
+
 check "module unloads" rmmod $MODULE
 check "no kernel warnings" dmesg_clean
 finish

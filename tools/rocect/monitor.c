@@ -1,18 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocect monitor: print QP events (created, changed, deleted) as they
- * happen, until interrupted or until COUNT events were printed.
+ * happen, until interrupted or until COUNT events were printed; with
+ * "timestamp", each with the local time it was received.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "rocect.h"
+
+/* "2026-11-23T22:58:01.123456+0000", the time an event was received. */
+static void timestamp(char *buf, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+	char zone[8];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%06ld%s",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (long)tv.tv_usec, zone);
+}
+
+struct monitor {
+	struct rd *rd;
+	bool stamp;
+};
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
-	struct rd *rd = data;
+	struct monitor *m = data;
+	struct rd *rd = m->rd;
+	char when[96] = "";
 	json_object *o;
 	const char *ev;
 
@@ -30,10 +55,17 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;	/* a newer kernel's event */
 	}
 	o = qp_to_json(nlh);
+	if (m->stamp)
+		timestamp(when, sizeof(when));
 	if (rd->json) {
 		json_object_object_add(o, "event", json_object_new_string(ev));
+		if (m->stamp)
+			json_object_object_add(o, "time",
+					       json_object_new_string(when));
 		rd_print_object(rd, o);
 	} else {
+		if (m->stamp)
+			printf("%s ", when);
 		printf("%-6s", ev);
 		for (const char *const *c = qp_columns; *c; c++) {
 			json_object *v;
@@ -49,16 +81,20 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /**
- * cmd_monitor() - the "monitor" object: rocect monitor [ count N ]
+ * cmd_monitor() - the "monitor" object:
+ *	rocect monitor [ timestamp ] [ count N ]
  * @rd: the invocation, positioned after "monitor"
  *
  * Return: the exit status.
  */
 int cmd_monitor(struct rd *rd)
 {
+	struct monitor m = { .rd = rd };
 	uint32_t count = 0, seen = 0;
 	int grp, n;
 
+	if (rd_is(rd, "timestamp"))
+		m.stamp = true;
 	if (rd_is(rd, "count")) {
 		if (rd_u32(rd_next(rd), UINT32_MAX, &count) || !count) {
 			pr_err("monitor: count needs a positive number");
@@ -66,7 +102,7 @@ int cmd_monitor(struct rd *rd)
 		}
 	}
 	if (!rd_no_arg(rd)) {
-		fprintf(stderr, "Usage: rocect [-j] monitor [ count N ]\n");
+		fprintf(stderr, "Usage: rocect [-j] monitor [ timestamp ] [ count N ]\n");
 		return rd_is(rd, "help") ? 0 : 1;
 	}
 	grp = rd->mcgrp_events;
@@ -91,7 +127,7 @@ int cmd_monitor(struct rd *rd)
 		for (struct nlmsghdr *nlh = (struct nlmsghdr *)rd->buf;
 		     mnl_nlmsg_ok(nlh, n) && (!count || seen < count);
 		     nlh = mnl_nlmsg_next(nlh, &n), seen++)
-			event_cb(nlh, rd);
+			event_cb(nlh, &m);
 	}
 	return 0;
 }
