@@ -54,7 +54,13 @@ modules: $(foreach v,$(KVERS),$(call KO,$(v)))
 
 # One object tree per kernel, made of symlinks to the sources, so several
 # kernels can be built side by side.
-$(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS)
+# Rewritten only when the version changes, so that a new commit rebuilds
+# what carries the version (the module's main.o, rocect) and nothing more.
+$(BUILD)/version: FORCE
+	@mkdir -p $(@D)
+	@echo "$(VERSION)" | cmp -s - $@ || echo "$(VERSION)" >$@
+
+$(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS) $(BUILD)/version
 	@test -d /lib/modules/$*/build || \
 		{ echo "no headers for kernel $* (make deps)"; exit 1; }
 	@mkdir -p $(@D)
@@ -85,7 +91,7 @@ $(BUILD)/bin/netlink_malformed: $(TOP)/selftests/netlink_malformed.c \
 		$(shell pkg-config --cflags --libs libmnl) -o $@
 
 ROCECT_SRCS := $(wildcard $(TOP)/tools/rocect/*.c)
-$(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) \
+$(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) $(BUILD)/version \
 		$(TOP)/kernel/wire.c $(WIRE_HDRS) $(TOP)/uapi/linux/rocect.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi -DROCECT_VERSION='"$(VERSION)"' \
@@ -129,14 +135,16 @@ deps:
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
 DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/rocect
+COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocect
 INSTALLED = $(MODDIR)/nf_conntrack_roce.ko $(DESTDIR)$(PREFIX)/sbin/rocect \
-	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
+	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8 $(COMPLETION)
 
 install: $(call KO,$(KVER)) $(BUILD)/bin/rocect
 	install -D -m 644 $(call KO,$(KVER)) $(MODDIR)/nf_conntrack_roce.ko
 	install -D -m 755 $(BUILD)/bin/rocect $(DESTDIR)$(PREFIX)/sbin/rocect
 	install -D -m 644 $(TOP)/tools/rocect/rocect.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
+	install -D -m 644 $(TOP)/tools/rocect/rocect.bash-completion $(COMPLETION)
 	install -d $(DOCDIR)/examples
 	install -m 644 $(TOP)/examples/* $(DOCDIR)/examples/
 	install -m 644 $(TOP)/README.md $(TOP)/LICENSE $(TOP)/Documentation/*.rst \

@@ -101,7 +101,8 @@ static const struct op_info {
 	[0x64] = { ROCE_CLASS_UD, ROCE_DETH_LEN, ROCE_BTH_LEN }, /* SEND_ONLY */
 	[0x65] = { ROCE_CLASS_UD, ROCE_DETH_LEN + IMMDT_LEN, ROCE_BTH_LEN }, /* SEND_ONLY_IMM */
 	/* CNP */
-	[0x81] = { ROCE_CLASS_CNP, 0, 0 },			/* XRC */
+	[0x81] = { ROCE_CLASS_CNP, 0, 0 },
+	/* XRC */
 	[0xa0] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_FIRST */
 	[0xa1] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_MIDDLE */
 	[0xa2] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_LAST */

@@ -52,7 +52,8 @@ usr/local/share/doc/rocect/examples/modules-load-rocect.conf
 usr/local/share/doc/rocect/examples/rocect.iptables
 usr/local/share/doc/rocect/examples/rocect.service
 usr/local/share/doc/rocect/examples/router.nft
-usr/local/share/man/man8/rocect.8"
+usr/local/share/man/man8/rocect.8
+usr/local/share/bash-completion/completions/rocect"
 missing=$(for f in $want; do [ -f "$dest/$f" ] || echo "$f"; done)
 [ -z "$missing" ]
 tap $? "module, rocect, man page, examples and docs installed${missing:+ (missing: $missing)}"
@@ -62,6 +63,34 @@ tap $? "installed module's version is $version (got '$got')"
 got=$("$dest/usr/local/sbin/rocect" -V | head -n1)
 [ "$got" = "rocect $version" ]
 tap $? "installed rocect -V says rocect $version (got '$got')"
+
+# The installed bash completion offers what rocect's own help lists.
+# complete WORD...: what completing the last word offers, sorted
+complete_words()
+{
+	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_rocect; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
+		_ "$dest/usr/local/share/bash-completion/completions/rocect" "$@"
+}
+R=$dest/usr/local/sbin/rocect
+want=$("$R" config help 2>&1 | grep -oE \
+	'[a-z][a-z-]+ (N|SECONDS|US|PER_SECOND|\{|[0-9]+-[0-9]+)' | cut -d' ' -f1 |
+	sort | tr '\n' ' ')
+got=$(complete_words rocect config set "")
+[ -n "$want" ] && [ "$got" = "$want" ]
+tap $? "completion: config set offers the settings of 'rocect config help'"
+want="$("$R" qp help 2>&1 | grep -oE 'qp [a-z]+' | cut -d' ' -f2 | sort -u |
+	tr '\n' ' ')help "
+got=$(complete_words rocect -j qp "" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
+want=$(tr ' ' '\n' <<<"$want" | grep . | sort -u | tr '\n' ' ')
+[ "$got" = "$want" ]
+tap $? "completion: qp offers the commands of 'rocect qp help' (got '$got')"
+want=$("$R" qp help 2>&1 | grep -oE 'origin [a-z|]+' | head -n1 | cut -d' ' -f2 |
+	tr '|' '\n' | sort | tr '\n' ' ')
+got=$(complete_words rocect qp show origin "")
+[ "$got" = "$want" ]
+tap $? "completion: origin offers the origins of 'rocect qp help' (got '$got')"
+
 mk uninstall DESTDIR="$dest" PREFIX=/usr/local KVER="$kver"
 left=$(find "$dest" -type f)
 [ -z "$left" ]

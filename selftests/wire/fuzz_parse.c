@@ -3,13 +3,34 @@
  * libFuzzer target for the RoCEv2 parser and ICRC: any input, read as a
  * packet from its IP header, must be classified without reading past the
  * buffer (ASan) or undefined behaviour (UBSan), with the capture length
- * both complete and cut short.
+ * both complete and cut short. The result is poisoned before each parse:
+ * roce_parse() does not clear it, so every field its class defines must be
+ * seen written.
  */
 #include <stdlib.h>
 
 #include "wire.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+#define POISON 0xa5
+
+/* Fields a well-formed packet defines still hold the poison: abort. */
+static void check_written(const struct roce_pkt *pkt)
+{
+	u8 has_deth;	/* as a byte: a poisoned bool is no bool to read */
+
+	memcpy(&has_deth, &pkt->has_deth, 1);
+	if (has_deth > 1)
+		abort();
+	if ((pkt->family != 4 && pkt->family != 6) ||
+	    pkt->bth.dest_qp > ROCE_QPN_MASK || pkt->bth.psn > ROCE_QPN_MASK ||
+	    pkt->flow_label > 0xfffff ||
+	    (pkt->family == 4 && pkt->flow_label) ||
+	    (pkt->has_deth && pkt->deth_src_qp > ROCE_QPN_MASK) ||
+	    pkt->l4_off + 8 > pkt->len || pkt->payload_off > pkt->len)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
@@ -23,10 +44,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	memcpy(copy, data, len);
 
+	memset(&pkt, POISON, sizeof(pkt));
 	if (roce_parse(copy, len, len, &pkt) != ROCE_CLASS_MALFORMED) {
 		if (pkt.class >= ROCE_CLASS_MAX || pkt.len > len ||
 		    pkt.payload_off + pkt.payload_len > pkt.len)
 			abort();
+		check_written(&pkt);
 		roce_icrc_verify(copy, pkt.l4_off, pkt.len);
 	} else if (pkt.malformed == ROCE_MAL_NONE ||
 		   pkt.malformed >= ROCE_MAL_MAX) {
@@ -43,6 +66,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, len);
+	memset(&pkt, POISON, sizeof(pkt));
 	roce_parse(copy, len, size > 0xffff ? 0xffff : size, &pkt);
 	if (pkt.class == ROCE_CLASS_MALFORMED && pkt.malformed == ROCE_MAL_NONE)
 		abort();

@@ -825,12 +825,13 @@ static void test_opcode_table_vs_spec(void)
 			t.ext_len = ext;
 		n = build(buf, &t);
 		if (deth_off)	/* a recognisable DETH source QP */
-			put_be24(0xabcdef, buf + 20 + 8 + deth_off + 5);
+			put_be24(0xabcdef ^ op, buf + 20 + 8 + deth_off + 5);
+		memset(&pkt, 0xa5, sizeof(pkt));	/* nothing left over */
 		roce_parse(buf, n, n, &pkt);
 		if (pkt.class != class ||
 		    pkt.payload_off != 20 + 8 + 12 + (u32)(ext > 0 ? ext : 0) ||
 		    pkt.has_deth != !!deth_off ||
-		    (deth_off && pkt.deth_src_qp != 0xabcdef)) {
+		    (deth_off && pkt.deth_src_qp != (0xabcdef ^ op))) {
 			printf("#   opcode 0x%02x: class %s, payload at %u\n", op,
 			       roce_class_name(pkt.class), pkt.payload_off);
 			wrong++;
