@@ -21,11 +21,17 @@ void crc32_slice8_init(void);
 
 #define NOINLINE __attribute__((__noinline__))
 
-static u8 data_pkt[2][1100], req_pkt[400], pkt64[64], pkt1k[1024];
+/*
+ * Aligned as packet buffers are: slice-by-8 walks bytes up to a 4-byte
+ * boundary, so an address that moved with the link order would change the
+ * counts from one build to the next.
+ */
+#define ALIGNED __attribute__((__aligned__(64)))
+static u8 data_pkt[2][1152] ALIGNED, req_pkt[384] ALIGNED, pkt64[64] ALIGNED;
+static u8 pkt1k[1024] ALIGNED, cnp_buf[128] ALIGNED;
 static u32 data_len[2], req_len;
 static struct roce_cnp_params cnp4, cnp6;
 static struct roce_cnp_crc cnp_crc;
-static u8 cnp_buf[128];
 static struct roce_pkt pkt;
 static u32 sink;	/* printed at exit: the calls cannot be dropped */
 
