@@ -13,6 +13,8 @@
 # - rocect.service: its ExecStop saves, its ExecStartPre and ExecStart
 #   load the module and restore (this tree's rocect, a scratch /etc/rocect).
 #
+# - conntrack -E expect reports the helper's expectations.
+#
 #   a (10.0.1.1) -- r (forwarding, router.nft) -- b (10.0.2.1)
 
 source "$(dirname "$0")/lib.sh"
@@ -74,7 +76,21 @@ handshake()
 {
 	send "$a" req && send "$b" rep && send "$a" rtu
 }
+# conntrack-tools sees the helper's expectations as they are made.
+ip netns exec "$r" conntrack -E expect >"$pkts/expect-events" 2>&1 &
+bg=$!
+sleep 2	# conntrack -E prints nothing once it listens
 check "REQ from inside, REP, RTU sent" handshake
+roce_expect_events()
+{
+	grep -q 'NEW.*dport=4791.*helper=roce' "$pkts/expect-events" ||
+		{ sed 's/^/    /' "$pkts/expect-events"; return 1; }
+}
+check "conntrack -E expect: NEW expectations of helper roce" \
+	busywait 5000 roce_expect_events
+kill "$bg" 2>/dev/null
+wait "$bg" 2>/dev/null
+bg=
 check "... the helper saw all three" expect_stat "$r" class.cm 3
 check "... the REP reached a" busywait 5000 test "$(a_seen)" -eq 1
 check "b's data to a's QP sent" send "$b" data-b
