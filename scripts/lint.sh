@@ -11,19 +11,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 CHECKPATCH=${CHECKPATCH:-/var/cache/rocect/checkpatch/scripts/checkpatch.pl}
-n=0
-fail=0
-
-tap()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+source "$TOP/scripts/tap.sh"
 
 cd "$TOP" || exit 1
 [ -x "$CHECKPATCH" ] || "$TOP/scripts/checkpatch-extract.sh" || exit 1

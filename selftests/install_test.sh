@@ -14,21 +14,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
+source "$TOP/scripts/tap.sh"
 mapfile -t kvers < <("$TOP/scripts/kernels.sh")
 version=$("$TOP/scripts/version.sh")
-
-tap()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
 
 mk()
 {

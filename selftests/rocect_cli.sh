@@ -129,7 +129,12 @@ check "entries for save: IPv4, IPv6, zone 7" $R -b - <<-EOT
 	qp add src fd00:1::1 dst fd00:2::1 dqpn 0xabcdef sqpn 1
 EOT
 $R -j config show >"$tmp/config.before"
-$R -j qp show | jq -S 'map({zone, src, dst, dqpn, sqpn, origin}) | sort_by(.src, .dqpn)' >"$tmp/qp.before"
+# entries: the table's keys, sources and origins, in a fixed order
+entries()
+{
+	$R -j qp show | jq -S 'map({zone, src, dst, dqpn, sqpn, origin}) | sort_by(.src, .dqpn)'
+}
+entries >"$tmp/qp.before"
 check "rocect save" sh -c "$R save >$tmp/saved"
 check "... one config line and three qp lines" test \
 	"$(grep -c '^config set ' "$tmp/saved"),$(grep -c '^qp add ' "$tmp/saved")" = 1,3
@@ -138,7 +143,7 @@ check "module reloaded: defaults, no entries" sh -c \
 check "rocect -b restores the saved file" $R -b "$tmp/saved"
 check "... the same settings" cmp -s "$tmp/config.before" <($R -j config show)
 check "... the same entries" cmp -s "$tmp/qp.before" \
-	<($R -j qp show | jq -S 'map({zone, src, dst, dqpn, sqpn, origin}) | sort_by(.src, .dqpn)')
+	<(entries)
 fails "save takes no arguments" "no arguments" $R save now
 $R qp flush
 
