@@ -93,6 +93,10 @@ static __always_inline u32 cnp_icrc_by_table(const struct roce_cnp_crc *t,
 		 ROCE_CNP_PAYLOAD_LEN, crc, i;
 	u32 pkey = l4 + CNP_PKEY_OFF, qpn = l4 + CNP_QPN_OFF;
 
+	/*
+	 * IPv4's three words spelled out: as a loop, gcc keeps it rolled
+	 * and the CNP costs 56 more instructions (make bench).
+	 */
 	if (family == 4) {
 		i = CNP4_VAR_OFF;
 		crc = t->base[0] ^ cnp_crc4(t, buf + i, end - 1 - i) ^

@@ -179,9 +179,7 @@ static inline u16 roce_ip_fast_csum(const void *iph, unsigned int ihl)
 			sum += roce_load32(w + 4 * i);
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return roce_swab16((u16)~sum);
+	return roce_swab16(roce_csum_fold(sum));
 }
 
 /* UDP checksum over the IPv6 pseudo-header (kernel: csum_ipv6_magic). */
