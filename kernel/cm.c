@@ -103,8 +103,8 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
  * key means the host reused the QP number, which it does only once that
  * connection is over (rocect_conn_replaceable()); while it is live, the
  * older one keeps its entry and the clash is counted. A managed entry
- * always wins: the operator's word stands. An inferred one always makes
- * way.
+ * always wins: the operator's word stands. One inferred from traffic
+ * (inferred or recovered) always makes way.
  */
 static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 {
@@ -114,7 +114,7 @@ static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 
 	old = rocect_qp_lookup(rn, &conn->qp[dir].key);
 	/* The handshake knows better than inference. */
-	if (old && old->origin == ROCECT_ORIGIN_INFERRED) {
+	if (old && rocect_qp_from_traffic(old)) {
 		rocect_qp_remove(net, old);
 		old = NULL;
 	}

@@ -7,6 +7,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_helper.h>
 
+#include "adopt.h"
 #include "expect.h"
 #include "netns.h"
 
@@ -156,10 +157,9 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 	u32 now = jiffies, last, *stamp;
 
 	/* The helper's private area of the master holds the last renewal. */
-	BUILD_BUG_ON(sizeof(u32) > sizeof_field(struct nf_conn_help, data));
 	if (!nfct_help(master))
 		return;
-	stamp = nfct_help_data(master);
+	stamp = &rocect_ct_priv(master)->renewed;
 	last = READ_ONCE(*stamp);
 	if (last && now - last < period)
 		return;

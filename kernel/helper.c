@@ -6,7 +6,8 @@
  * their QP entry; with learn on, data of QPs without one feeds learn.c.
  * With the unknown-qp drop policy it fails closed: what is neither a
  * well-formed MAD to QP1 nor data or a CNP of a known QP (learned or
- * managed: inferred entries do not count) is dropped and counted by reason.
+ * managed: inferred entries do not count) is dropped and counted by reason,
+ * unless a flow adopted from a peer firewall vouches for it (adopt.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,6 +19,7 @@
 #include <net/inet_ecn.h>
 #include <uapi/linux/rocect.h>
 
+#include "adopt.h"
 #include "cm.h"
 #include "expect.h"
 #include "helper.h"
@@ -77,9 +79,11 @@ static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
 /*
  * A data packet of an inferred entry. Anyone can forge the packets it was
  * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
- * its packets do not keep it alive). A packet of another class than those
- * it was inferred from (RC on an entry a UD packet made) contradicts it:
- * no CNP to its source QP, and learning may replace it.
+ * its packets do not keep it alive), unless the packet's flow was adopted
+ * from a peer firewall and vouches for its QP; such packets recover the
+ * entry. A packet of another class than those it was inferred from (RC on
+ * an entry a UD packet made) contradicts it: no CNP to its source QP, and
+ * learning may replace it.
  */
 static int account_inferred(struct net *net, struct rocect_net *rn,
 			    struct sk_buff *skb, struct nf_conn *ct,
@@ -88,8 +92,9 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 			    const struct roce_pkt *pkt)
 {
 	bool agrees = qp->inferred_from == pkt->class;
+	bool adopted = rocect_flow_adopted(ct, key->dqpn);
 
-	if (strict(rn)) {
+	if (strict(rn) && !adopted) {
 		if (INET_ECN_is_ce(pkt->tos))
 			rocect_cnp_ce(net, skb, NULL, pkt);
 		return policy_verdict(rn, skb, ct,
@@ -99,14 +104,16 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 	if (INET_ECN_is_ce(pkt->tos))
 		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
 	rocect_qp_account(qp, pkt->len);
-	if (!agrees && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(net, rn, key, pkt);
+	if (adopted || (!agrees && rocect_cfg(&rn->config, learn)))
+		rocect_learn_packet(net, rn, key, pkt, adopted);
 	return NF_ACCEPT;
 }
 
 /*
  * Count a data packet on the entry of its (zone, addresses, QP). Without an
- * entry, the namespace's unknown-qp policy decides its fate.
+ * entry, a flow adopted from a peer firewall vouches for its packets and
+ * has their pair recovered; otherwise the namespace's unknown-qp policy
+ * decides their fate.
  */
 static int account_data(struct net *net, struct rocect_net *rn,
 			struct sk_buff *skb, struct nf_conn *ct,
@@ -127,9 +134,13 @@ static int account_data(struct net *net, struct rocect_net *rn,
 			rocect_cm_data(net, ct, skb, qp, pkt);
 		return NF_ACCEPT;
 	}
+	if (rocect_flow_adopted(ct, key.dqpn)) {
+		rocect_learn_packet(net, rn, &key, pkt, true);
+		return NF_ACCEPT;
+	}
 	/* In drop mode no response can follow: nothing to learn from. */
 	if (!strict(rn) && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(net, rn, &key, pkt);
+		rocect_learn_packet(net, rn, &key, pkt, false);
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "no QP entry");
 }
@@ -194,6 +205,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	u8 buf[CAPTURE_LEN] __uninitialized;
 	const u8 *ip;
 
+	rocect_flow_note(rn, ct);
 	/*
 	 * A GRO super-packet carries one BTH per segment, but only the first
 	 * is in sight here: strict mode cannot vouch for the others.

@@ -190,7 +190,7 @@ static struct learn_record *record_get(struct rocect_net *rn,
  * both. Either may exist by now (another CPU, a handshake, an operator).
  */
 static void add_pair(struct net *net, struct rocect_net *rn,
-		     const struct rocect_qp_key *key, u32 x, u8 from)
+		     const struct rocect_qp_key *key, u32 x, u8 from, u8 origin)
 {
 	struct rocect_qp_key fwd = *key;
 	struct rocect_events ev;
@@ -200,10 +200,23 @@ static void add_pair(struct net *net, struct rocect_net *rn,
 	fwd.dqpn = x;
 	rocect_net_lock(rn, &ev);
 	if (rocect_qp_inferred_room(rn, 2)) {
-		rocect_qp_add_inferred(net, &fwd, key->dqpn, from);
-		rocect_qp_add_inferred(net, key, x, from);
+		rocect_qp_add_inferred(net, &fwd, key->dqpn, from, origin);
+		rocect_qp_add_inferred(net, key, x, from, origin);
 	}
 	rocect_net_unlock(rn, &ev);
+}
+
+/*
+ * May a UD packet make @key's entry? One packet is no evidence against an
+ * entry: it never replaces one, but one from an adopted flow recovers an
+ * inferred entry.
+ */
+static bool ud_may_add(struct rocect_net *rn, const struct rocect_qp_key *key,
+		       bool adopted)
+{
+	const struct rocect_qp *old = rocect_qp_lookup(rn, key);
+
+	return !old || (adopted && old->origin == ROCECT_ORIGIN_INFERRED);
 }
 
 /**
@@ -213,13 +226,17 @@ static void add_pair(struct net *net, struct rocect_net *rn,
  * @key: the packet's key, which has no entry or an inferred one that the
  *	packet contradicts
  * @pkt: the parsed packet
+ * @adopted: it came on a flow adopted from a peer firewall (adopt.c): a
+ *	pair it completes, or its UD entry, is recovered, not inferred, and
+ *	an inferred entry of its key is no reason to ignore it
  *
  * Context: packet path, under rcu_read_lock().
  */
 void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 			 const struct rocect_qp_key *key,
-			 const struct roce_pkt *pkt)
+			 const struct roce_pkt *pkt, bool adopted)
 {
+	u8 origin = adopted ? ROCECT_ORIGIN_RECOVERED : ROCECT_ORIGIN_INFERRED;
 	/* Pairs with the cmpxchg_release() of rocect_learn_enable(). */
 	struct rocect_learn *l = smp_load_acquire(&rn->learn);
 	enum roce_pair_result res;
@@ -236,14 +253,13 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 		 * The namespace's lock only if the entry can be added: not
 		 * for every packet of a flood at a key that has one.
 		 */
-		if (!pkt->has_deth || rocect_qp_lookup(rn, key) ||
+		if (!pkt->has_deth || !ud_may_add(rn, key, adopted) ||
 		    !rocect_qp_inferred_room(rn, 1))
 			return;
 		rocect_net_lock(rn, &ev);
-		/* One packet is no evidence against an entry: never replace. */
-		if (!rocect_qp_lookup(rn, key))
+		if (ud_may_add(rn, key, adopted))
 			rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
-					       pkt->class);
+					       pkt->class, origin);
 		rocect_net_unlock(rn, &ev);
 		return;
 	}
@@ -269,5 +285,5 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	if (res == ROCE_PAIR_AMBIGUOUS)
 		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
 	else if (res == ROCE_PAIR_FOUND)
-		add_pair(net, rn, key, x, pkt->class);
+		add_pair(net, rn, key, x, pkt->class, origin);
 }

@@ -10,7 +10,7 @@ struct roce_pkt;
 int rocect_learn_enable(struct rocect_net *rn);
 void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 			 const struct rocect_qp_key *key,
-			 const struct roce_pkt *pkt);
+			 const struct roce_pkt *pkt, bool adopted);
 void rocect_learn_net_exit(struct rocect_net *rn);
 
 #endif /* _ROCECT_LEARN_H */

@@ -186,7 +186,7 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 		timeout = rocect_conn_timeout(rocect_net(net), conn);
 		if (fill_qp_conn(skb, qp, conn))
 			return -EMSGSIZE;
-	} else if (qp->origin == ROCECT_ORIGIN_INFERRED) {
+	} else if (rocect_qp_from_traffic(qp)) {
 		timeout = rocect_qp_idle_left(rocect_net(net), qp);
 	}
 	if (nla_put_u16(skb, ROCECT_A_QP_ZONE, k->zone) ||
@@ -615,8 +615,15 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	unsigned int i, n = 0;
 
-	/* learn's records first: all or nothing. */
-	if (tb[ROCECT_A_CONFIG_LEARN] && nla_get_u8(tb[ROCECT_A_CONFIG_LEARN]) &&
+	/*
+	 * learn's records first, all or nothing: learn on and, in drop
+	 * mode, the recovery of adopted flows' pairs use them.
+	 */
+	if (((tb[ROCECT_A_CONFIG_LEARN] &&
+	      nla_get_u8(tb[ROCECT_A_CONFIG_LEARN])) ||
+	     (tb[ROCECT_A_CONFIG_UNKNOWN_QP] &&
+	      nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]) ==
+	      ROCECT_UNKNOWN_QP_DROP)) &&
 	    rocect_learn_enable(rn)) {
 		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
 		return -ENOMEM;

@@ -39,7 +39,9 @@ static int __net_init rocect_net_init(struct net *net)
 	err = rocect_conn_net_init(net);
 	if (err)
 		goto err_qp;
-	if (rocect_cfg(&rn->config, learn)) {
+	/* learn's records serve learn on and recovery in drop mode. */
+	if (rocect_cfg(&rn->config, learn) ||
+	    rocect_cfg(&rn->config, unknown_qp) == ROCECT_UNKNOWN_QP_DROP) {
 		err = rocect_learn_enable(rn);
 		if (err)
 			goto err_conn;

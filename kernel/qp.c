@@ -293,7 +293,7 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
 		return;
 	}
 	m = container_of(qp, struct rocect_managed_qp, qp);
-	if (qp->origin == ROCECT_ORIGIN_INFERRED) {
+	if (rocect_qp_from_traffic(qp)) {
 		list_del(&m->inferred);
 		rocect_net(net)->qps.inferred_count--;
 	}
@@ -308,8 +308,9 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
  * @sqpn: the source QP
  * @extack: for the reason of a failure
  *
- * An inferred entry of the same key makes way: this is how an operator
- * promotes it, so that the unknown-qp drop policy admits its packets.
+ * An inferred or recovered entry of the same key makes way: this is how an
+ * operator promotes it, so that the unknown-qp drop policy admits its
+ * packets, or keeps it past its idle timeout.
  *
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
@@ -332,7 +333,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 
 	rocect_net_lock(rn, &ev);
 	old = rocect_qp_lookup(rn, key);
-	if (old && old->origin == ROCECT_ORIGIN_INFERRED)
+	if (old && rocect_qp_from_traffic(old))
 		rocect_qp_remove(net, old);
 	err = rocect_qp_insert(net, &m->qp, extack);
 	rocect_net_unlock(rn, &ev);
@@ -369,16 +370,20 @@ bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
  * @key: its key
  * @sqpn: the source QP its packets come from
  * @from: the &enum roce_class of the packets it was inferred from
+ * @origin: %ROCECT_ORIGIN_INFERRED, or %ROCECT_ORIGIN_RECOVERED when a
+ *	flow adopted from a peer firewall completed the inference
  *
- * An inferred entry of the key that says otherwise (another source QP, or
- * inferred from other packets: a UD packet may lie about an RC QP) makes
- * way; any other entry stays.
+ * An entry of the key inferred from traffic that says otherwise (another
+ * source QP, or inferred from other packets: a UD packet may lie about an
+ * RC QP) makes way, and so does an inferred one for a recovered one; a
+ * recovered entry never makes way for an inferred one, nor does any other
+ * entry.
  *
  * Context: &rocect_net.lock held; packet path.
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
 int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn, u8 from)
+			   u32 sqpn, u8 from, u8 origin)
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
@@ -389,8 +394,11 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 	/* Ask before allocating: a flood of new QPs must not churn slabs. */
 	old = rocect_qp_lookup(rn, key);
 	if (old) {
-		if (old->origin != ROCECT_ORIGIN_INFERRED ||
-		    (old->sqpn == sqpn && old->inferred_from == from))
+		if (!rocect_qp_from_traffic(old) ||
+		    (old->origin == ROCECT_ORIGIN_RECOVERED &&
+		     origin == ROCECT_ORIGIN_INFERRED) ||
+		    (old->sqpn == sqpn && old->inferred_from == from &&
+		     old->origin == origin))
 			return -EEXIST;
 		rocect_qp_remove(net, old);
 	}
@@ -399,8 +407,7 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 	m = kmem_cache_zalloc(managed_cache, GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
-	rocect_qp_init_entry(&m->qp, ROCECT_ORIGIN_INFERRED,
-			     ROCECT_STATE_ESTABLISHED);
+	rocect_qp_init_entry(&m->qp, origin, ROCECT_STATE_ESTABLISHED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
 	m->qp.inferred_from = from;
@@ -411,7 +418,8 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 	}
 	list_add_tail(&m->inferred, &rn->qps.inferred);
 	rn->qps.inferred_count++;
-	rocect_stats_inc(rn, ROCECT_CTR_QP_INFERRED);
+	rocect_stats_inc(rn, origin == ROCECT_ORIGIN_RECOVERED ?
+			 ROCECT_CTR_QP_RECOVERED : ROCECT_CTR_QP_INFERRED);
 	return 0;
 }
 

@@ -44,8 +44,8 @@ struct rocect_qp_key {
  * @state: &enum rocect_state
  * @dir: learned entries: 0 from the active side, 1 from the passive side;
  *	the entry is &rocect_conn.qp[@dir]
- * @inferred_from: inferred entries: the &enum roce_class of the packets
- *	they were inferred from
+ * @inferred_from: inferred and recovered entries: the &enum roce_class of
+ *	the packets they were inferred from
  * @linked: in the QP table
  * @packets: packets seen
  * @bytes: their IP length
@@ -54,8 +54,8 @@ struct rocect_qp_key {
  * @ce: CE-marked packets seen
  * @cnps: CNPs sent to the sender of those
  *
- * Learned entries live inside their connection, which frees them; managed
- * and inferred ones are a &struct rocect_managed_qp.
+ * Learned entries live inside their connection, which frees them; managed,
+ * inferred and recovered ones are a &struct rocect_managed_qp.
  */
 struct rocect_qp {
 	struct rhash_head node;
@@ -139,13 +139,28 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 			  u32 sqpn, struct netlink_ext_ack *extack);
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
 int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn, u8 from);
+			   u32 sqpn, u8 from, u8 origin);
 void rocect_qp_remove(struct net *net, struct rocect_qp *qp);
 void rocect_qp_expire_inferred(struct net *net);
 u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp);
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
 unsigned int rocect_qp_flush(struct net *net, int origin);
 void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes);
+
+/**
+ * rocect_qp_from_traffic() - was the entry inferred from data packets?
+ * @qp: the entry
+ *
+ * Inferred and recovered entries are on the table's list of such entries,
+ * count against its share of max-qps and expire when idle.
+ *
+ * Return: true for an inferred or a recovered entry.
+ */
+static inline bool rocect_qp_from_traffic(const struct rocect_qp *qp)
+{
+	return qp->origin == ROCECT_ORIGIN_INFERRED ||
+	       qp->origin == ROCECT_ORIGIN_RECOVERED;
+}
 
 int rocect_qp_net_init(struct rocect_net *rn);
 void rocect_qp_net_exit(struct rocect_net *rn);

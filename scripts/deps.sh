@@ -15,7 +15,7 @@ PKGS=(
 	libelf-dev libssl-dev dwarves kmod xz-utils
 	libmnl-dev zlib1g-dev libjson-c-dev
 	qemu-system-x86 busybox-static cpio
-	nftables conntrack iproute2 iptables iputils-ping tcpdump tshark
+	nftables conntrack conntrackd iproute2 iptables iputils-ping tcpdump tshark
 	python3 python3-scapy python3-yaml
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
 	linux-source

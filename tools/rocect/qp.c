@@ -13,6 +13,7 @@ static const char *const origins[] = {
 	[ROCECT_ORIGIN_LEARNED] = "learned",
 	[ROCECT_ORIGIN_MANAGED] = "managed",
 	[ROCECT_ORIGIN_INFERRED] = "inferred",
+	[ROCECT_ORIGIN_RECOVERED] = "recovered",
 };
 
 const char *const qp_states[] = {
@@ -34,13 +35,13 @@ static void qp_help(void)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] qp show [ zone Z ] [ src ADDR ] [ dst ADDR ]\n"
-		"                          [ dqpn QPN ] [ sqpn QPN ] [ origin learned|managed|inferred ]\n"
+		"                          [ dqpn QPN ] [ sqpn QPN ] [ origin learned|managed|inferred|recovered ]\n"
 		"                          [ state req|rep|established|disconnecting|timewait|rejected ]\n"
 		"       rocect [-j [-p]] qp get src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect [-j [-p]] qp query DST_ADDR DQPN [ src ADDR ] [ zone Z ]\n"
 		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ]\n"
 		"       rocect qp del src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
-		"       rocect qp flush [ origin learned|managed|inferred ]\n"
+		"       rocect qp flush [ origin learned|managed|inferred|recovered ]\n"
 		"       rocect qp cnp src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"An entry says: packets from src to QP dqpn at dst come from QP sqpn.\n"
 		"QPNs are decimal or 0x hex, at most 0xffffff.\n"
@@ -172,7 +173,8 @@ static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
 	case K_ORIGIN:
 		i = lookup(val, origins, ARRAY_SIZE(origins));
 		if (i < 0) {
-			pr_err("invalid origin '%s' (use learned, managed or inferred)", val);
+			pr_err("invalid origin '%s' (use learned, managed, inferred or recovered)",
+			       val);
 			return -1;
 		}
 		mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, i);

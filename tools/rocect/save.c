@@ -5,7 +5,8 @@
  *
  *   rocect save >/etc/rocect/saved && rocect -b /etc/rocect/saved
  *
- * Learned and inferred entries are not saved: traffic makes them again.
+ * Learned, inferred and recovered entries are not saved: traffic makes them
+ * again.
  */
 #include <stdio.h>
 #include <string.h>

@@ -93,6 +93,8 @@ static const struct {
 	{ ROCECT_A_STATS_QP_INFERRED, "qp-inferred" },
 	{ ROCECT_A_STATS_LEARN_AMBIGUOUS, "learn-ambiguous" },
 	{ ROCECT_A_STATS_LEARN_EVICTED, "learn-evicted" },
+	{ ROCECT_A_STATS_FLOW_ADOPTED, "flow-adopted" },
+	{ ROCECT_A_STATS_QP_RECOVERED, "qp-recovered" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

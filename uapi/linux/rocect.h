@@ -29,6 +29,7 @@ enum rocect_origin {
 	ROCECT_ORIGIN_LEARNED,	/* from an RDMA CM handshake */
 	ROCECT_ORIGIN_MANAGED,	/* added through this interface */
 	ROCECT_ORIGIN_INFERRED,	/* inferred from the traffic (learn on) */
+	ROCECT_ORIGIN_RECOVERED, /* inferred from flows adopted from a peer */
 	__ROCECT_ORIGIN_MAX,
 };
 
@@ -181,6 +182,8 @@ enum {
 	ROCECT_A_STATS_QP_INFERRED,	/* u64, entries learning inferred */
 	ROCECT_A_STATS_LEARN_AMBIGUOUS,	/* u64, responses agreeing with several QPs */
 	ROCECT_A_STATS_LEARN_EVICTED,	/* u64, host pairs' records taken over */
+	ROCECT_A_STATS_FLOW_ADOPTED,	/* u64, flows adopted from a peer firewall */
+	ROCECT_A_STATS_QP_RECOVERED,	/* u64, entries recovered from adopted flows */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)

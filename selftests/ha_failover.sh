@@ -1,0 +1,268 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Failover between two firewalls that conntrackd keeps in step:
+#
+#        +-- r1 (helper, unknown-qp drop, conntrackd) --+
+#   a ---+              | sync link 10.0.9.0/24          +--- b
+#        +-- r2 (helper, unknown-qp drop, conntrackd) --+
+#
+# a is 10.0.1.1 and b 10.0.2.1 (on their loopbacks), each with a link to
+# both firewalls; their routes to each other go through r1 first. An RDMA
+# CM connection is set up through r1 and carries data; conntrackd copies
+# r1's conntracks and expectations to r2 as they are made. Then a and b
+# move their routes to r2 mid-connection. r2 has never seen the
+# handshake, yet under unknown-qp drop the connection keeps flowing with
+# no packet lost and no operator action, and r2 recovers its QP pair from
+# the flows conntrackd carried over. What the flows were not admitted for
+# stays dropped: another QP on an adopted flow, a new flow to a QP r2 does
+# not know, a flow that r1 admitted for a managed entry only r1 has (no
+# handshake relates it). The test prints the failover's figures: packets
+# lost, time until r2 had the pair.
+
+source "$(dirname "$0")/lib.sh"
+
+ksft_start conntrackd conntrack
+
+A=10.0.1.1
+A2=10.0.1.2
+B=10.0.2.1
+# a's and b's QPs, and the UDP source ports their data flows use.
+AQP=0x31
+BQP=0x52
+APORT=0xd031
+BPORT=0xd052
+# Rounds 0 and 1 go through r1, 2 to 5 through r2, 6 at the end.
+ROUNDS=7
+
+craft_packets()
+{
+	pkts=$(mktemp -d)
+	chmod 755 "$pkts"
+	craft "$pkts" "
+A, B = '$A', '$B'
+dp = roce_pkt.data_packet
+def pkt(s, d, op, dqpn, psn, sport, n=0):
+    return dp(4, s, d, op, dqpn, psn, payload_len=n,
+              ip_args={'sport': sport})
+ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x1001, 0x2001),
+                          qpns=($AQP, $BQP), psns=(0x100000, 0x200000))
+for k in ('req', 'rep', 'rtu'):
+    save(k, ex[k])
+# Round n: a SEND of a's QP to b's, b's ACK back.
+for n in range($ROUNDS):
+    save('req%d' % n, pkt(A, B, 0x04, $BQP, 0x100000 + n, $APORT, 64))
+    save('ack%d' % n, pkt(B, A, 0x11, $AQP, 0x100000 + n, $BPORT))
+# On a's adopted flow, to another QP of b.
+save('other-qp', pkt(A, B, 0x04, 0x99, 0x100100, $APORT, 64))
+# From a new source port of a, to b's QP.
+save('new-flow', pkt(A, B, 0x04, $BQP, 0x100101, 0xd777, 64))
+# From a's second address, without a handshake, to a QP r1 has an entry of.
+save('managed', pkt('$A2', B, 0x04, 0x77, 1, 0xd888, 64))
+" 2>/dev/null
+}
+
+# link NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with a /24 on each end.
+link()
+{
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
+		ip -n "$1" addr add "$3/24" dev "$2" &&
+		ip -n "$4" addr add "$6/24" dev "$5" &&
+		ip -n "$1" link set dev "$2" up &&
+		ip -n "$4" link set dev "$5" up
+}
+
+# conntrackd_conf N: the configuration of r<N>'s conntrackd (FTFW over UDP
+# on the sync link, conntracks injected as they come, roce's expectations).
+conntrackd_conf()
+{
+	local me=10.0.9.$1 peer=10.0.9.$((3 - $1))
+
+	cat <<-EOT
+	Sync {
+	    Mode FTFW {
+	        DisableExternalCache On
+	    }
+	    UDP {
+	        IPv4_address $me
+	        IPv4_Destination_Address $peer
+	        Port 3780
+	        Interface sync0
+	        Checksum on
+	    }
+	    Options {
+	        ExpectationSync {
+	            roce
+	        }
+	    }
+	}
+	General {
+	    HashSize 8192
+	    HashLimit 65536
+	    LogFile $tmp/conntrackd$1.log
+	    Syslog off
+	    LockFile $tmp/conntrackd$1.lock
+	    UNIX {
+	        Path $tmp/conntrackd$1.ctl
+	    }
+	    NetlinkBufferSize 2097152
+	    NetlinkBufferSizeMaxGrowth 8388608
+	    Filter From Userspace {
+	        Protocol Accept {
+	            UDP
+	        }
+	        Address Ignore {
+	            IPv4_address 10.0.9.1
+	            IPv4_address 10.0.9.2
+	        }
+	    }
+	}
+	EOT
+}
+
+setup()
+{
+	local n r
+
+	tmp=$(mktemp -d)
+	setup_ns a r1 r2 b || return 1
+	link "$a" to_r1 10.0.11.1 "$r1" to_a 10.0.11.254 || return 1
+	link "$a" to_r2 10.0.12.1 "$r2" to_a 10.0.12.254 || return 1
+	link "$b" to_r1 10.0.21.1 "$r1" to_b 10.0.21.254 || return 1
+	link "$b" to_r2 10.0.22.1 "$r2" to_b 10.0.22.254 || return 1
+	link "$r1" sync0 10.0.9.1 "$r2" sync0 10.0.9.2 || return 1
+	ip -n "$a" addr add $A/32 dev lo
+	ip -n "$a" addr add $A2/32 dev lo
+	ip -n "$b" addr add $B/32 dev lo
+	ip -n "$a" route add $B via 10.0.11.254
+	ip -n "$b" route add 10.0.1.0/24 via 10.0.21.254
+	for n in 1 2; do
+		r=r$n
+		r=${!r}
+		ip -n "$r" route add 10.0.1.0/24 via 10.0.1$n.1
+		ip -n "$r" route add 10.0.2.0/24 via 10.0.2$n.1
+		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+		ip netns exec "$r" nft -f <(nft_roce_ruleset) || return 1
+		on "$r" config set unknown-qp drop || return 1
+		conntrackd_conf $n >"$tmp/conntrackd$n.conf"
+		ip netns exec "$r" conntrackd -d -C "$tmp/conntrackd$n.conf" ||
+			return 1
+	done
+	# a and b count what reaches them, and consume it as an RNIC would.
+	for n in a b; do
+		ip netns exec "${!n}" nft -f - <<-EOT || return 1
+			table inet cnt {
+			    chain in {
+			        type filter hook prerouting priority filter;
+			        udp dport 4791 @th,104,24 $AQP counter drop comment "qp $AQP"
+			        udp dport 4791 @th,104,24 $BQP counter drop comment "qp $BQP"
+			        udp dport 4791 @th,104,24 0x77 counter drop comment "qp 0x77"
+			        udp dport 4791 @th,104,24 0x99 counter drop comment "qp 0x99"
+			    }
+			}
+		EOT
+	done
+}
+
+cleanup_extra()
+{
+	local n
+
+	for n in 1 2; do
+		[ -S "$tmp/conntrackd$n.ctl" ] &&
+			conntrackd -C "$tmp/conntrackd$n.conf" -k 2>/dev/null
+	done
+}
+
+# got NS QP: packets to QP that reached NS.
+got() { nft_packets "$1" cnt in "\"qp $2\""; }
+stat() { on "$1" -j stats | jq ".\"$2\""; }
+# The entries of NS, one "src dst dqpn sqpn origin" line each, sorted.
+entries()
+{
+	on "$1" -j qp show |
+		jq -r '.[] | "\(.src) \(.dst) \(.dqpn) \(.sqpn) \(.origin)"' | sort
+}
+pair() {
+	printf '%s\n' "$A $B $((BQP)) $((AQP)) $1" "$B $A $((AQP)) $((BQP)) $1" | sort
+}
+# Conntracks of the RoCE flows in NS that carry helper roce.
+roce_cts() {
+	ip netns exec "$1" conntrack -L -p udp --dport 4791 2>/dev/null |
+		grep -c 'helper=roce'
+}
+round() { send "$a" "req$1" && send "$b" "ack$1"; }
+
+check "packets crafted with scapy" craft_packets
+check "ctnetlink" modprobe nf_conntrack_netlink
+check "module loaded" load_module
+check "topology: r1 and r2 with the helper, conntrackd on both" setup
+bg="$(cat "$tmp"/conntrackd*.lock 2>/dev/null)"
+
+# Test the connection through r1.
+handshake() { send "$a" req && send "$b" rep && send "$a" rtu; }
+check "RDMA CM handshake a -> b through r1" handshake
+check "... r1 learned the pair" is "$(entries "$r1" | tr '\n' ';')" \
+	"$(pair learned | tr '\n' ';')"
+for n in 0 1; do
+	check "round $n through r1: a's SEND, b's ACK" round $n
+done
+check "... both reached" is "$(got "$b" $BQP) $(got "$a" $AQP)" "2 2"
+check "a managed entry on r1 only, for a's second address" on "$r1" qp add \
+	src $A2 dst $B dqpn 0x77 sqpn 0x78
+check "... its packet passes r1" send "$a" managed
+check "... b received it" is "$(got "$b" 0x77)" 1
+# CM flows both ways, data flows both ways, the managed entry's flow.
+check "conntrackd copied r1's five RoCE conntracks to r2, helper roce" \
+	busywait 20000 eval '[ "$(roce_cts "$r2")" -ge 5 ]'
+check "... and r1's expectations" busywait 20000 eval \
+	'[ "$(ip netns exec "$r2" conntrack -L expect 2>/dev/null | grep -c "helper=roce")" -ge 2 ]'
+ip netns exec "$r2" conntrack -L -p udp --dport 4791 2>/dev/null | sed 's/^/    r2: /'
+check "r2 has no entries yet" is "$(entries "$r2")" ""
+
+# Test the failover: routes to r2, no operator action on r2.
+ip -n "$a" route replace $B via 10.0.12.254
+ip -n "$b" route replace 10.0.1.0/24 via 10.0.22.254
+start=$(date +%s%3N)
+recovered_after=
+for n in 2 3 4 5; do
+	check "round $n through r2" round $n
+	if [ -z "$recovered_after" ] &&
+	   [ "$(entries "$r2" | tr '\n' ';')" = "$(pair recovered | tr '\n' ';')" ]; then
+		recovered_after=$(($(date +%s%3N) - start))
+		recovered_round=$n
+	fi
+done
+lost=$((12 - $(got "$b" $BQP) - $(got "$a" $AQP)))
+check "... every packet after the failover went through r2" is "$lost" 0
+check "... r2 adopted the two data flows" is "$(stat "$r2" flow-adopted)" 2
+check "... and dropped nothing" is "$(stat "$r2" unknown-qp-dropped)" 0
+check "r2 recovered the QP pair, both directions" \
+	is "$(entries "$r2" | tr '\n' ';')" "$(pair recovered | tr '\n' ';')"
+check "... counted: qp-recovered 2" is "$(stat "$r2" qp-recovered)" 2
+on "$r2" qp show | sed 's/^/    r2# /'
+echo "    failover: 8 packets through r2, $lost lost; r2 had the pair after" \
+	"its round $recovered_round, ${recovered_after:-never} ms after the switch"
+check "a new flow of a to b's recovered QP passes" send "$a" new-flow
+check "... b received it" is "$(got "$b" $BQP)" 7
+
+# Test what adoption does not admit.
+check "a's adopted flow to another QP of b" send "$a" other-qp
+check "... dropped, counted" is "$(got "$b" 0x99) $(stat "$r2" unknown-qp-dropped)" "0 1"
+check "the managed entry's flow, which r1 admitted without a handshake" \
+	send "$a" managed
+check "... is not adopted: dropped, counted" \
+	is "$(got "$b" 0x77) $(stat "$r2" unknown-qp-dropped)" "1 2"
+check "r2 forgets the recovered pair (qp flush)" \
+	on "$r2" qp flush origin recovered
+check "a new flow to b's QP" send "$a" new-flow
+check "... dropped, counted" is "$(stat "$r2" unknown-qp-dropped)" 3
+check "... but the adopted flows still pass" round 6
+check "... both directions" is "$(got "$b" $BQP) $(got "$a" $AQP)" "8 7"
+check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 3
+
+cleanup_extra
+cleanup_all_ns
+check "module unloads" busywait 10000 rmmod $MODULE
+check "no kernel warnings" dmesg_clean
+finish
