@@ -72,52 +72,22 @@ link()
 		ip -n "$4" link set dev "$5" up
 }
 
-# conntrackd_conf N: the configuration of r<N>'s conntrackd (FTFW over UDP
-# on the sync link, conntracks injected as they come, roce's expectations).
+# conntrackd_conf N: r<N>'s conntrackd configuration: the example the
+# admin guide shows (r1's), with the sync link's addresses swapped on r2
+# and its files in $tmp.
 conntrackd_conf()
 {
-	local me=10.0.9.$1 peer=10.0.9.$((3 - $1))
+	local conf=$TOP/examples/conntrackd-roce.conf
 
-	cat <<-EOT
-	Sync {
-	    Mode FTFW {
-	        DisableExternalCache On
-	    }
-	    UDP {
-	        IPv4_address $me
-	        IPv4_Destination_Address $peer
-	        Port 3780
-	        Interface sync0
-	        Checksum on
-	    }
-	    Options {
-	        ExpectationSync {
-	            roce
-	        }
-	    }
-	}
-	General {
-	    HashSize 8192
-	    HashLimit 65536
-	    LogFile $tmp/conntrackd$1.log
-	    Syslog off
-	    LockFile $tmp/conntrackd$1.lock
-	    UNIX {
-	        Path $tmp/conntrackd$1.ctl
-	    }
-	    NetlinkBufferSize 2097152
-	    NetlinkBufferSizeMaxGrowth 8388608
-	    Filter From Userspace {
-	        Protocol Accept {
-	            UDP
-	        }
-	        Address Ignore {
-	            IPv4_address 10.0.9.1
-	            IPv4_address 10.0.9.2
-	        }
-	    }
-	}
-	EOT
+	if [ "$1" = 2 ]; then
+		sed -e '/sync link/s/10\.0\.9\.1/10.0.9.X/' \
+		    -e '/sync link/s/10\.0\.9\.2/10.0.9.1/' \
+		    -e '/sync link/s/10\.0\.9\.X/10.0.9.2/' "$conf"
+	else
+		cat "$conf"
+	fi | sed -e "s|LogFile on|LogFile $tmp/conntrackd$1.log|" \
+		 -e "s|LockFile .*|LockFile $tmp/conntrackd$1.lock|" \
+		 -e "s|Path /var/run/conntrackd.ctl|Path $tmp/conntrackd$1.ctl|"
 }
 
 setup()
@@ -197,7 +167,6 @@ check "packets crafted with scapy" craft_packets
 check "ctnetlink" modprobe nf_conntrack_netlink
 check "module loaded" load_module
 check "topology: r1 and r2 with the helper, conntrackd on both" setup
-bg="$(cat "$tmp"/conntrackd*.lock 2>/dev/null)"
 
 # Test the connection through r1.
 handshake() { send "$a" req && send "$b" rep && send "$a" rtu; }
@@ -262,6 +231,7 @@ check "... both directions" is "$(got "$b" $BQP) $(got "$a" $AQP)" "8 7"
 check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 3
 
 cleanup_extra
+check "both conntrackd stopped" busywait 10000 eval '! pgrep -x conntrackd'
 cleanup_all_ns
 check "module unloads" busywait 10000 rmmod $MODULE
 check "no kernel warnings" dmesg_clean
