@@ -34,46 +34,47 @@ static const struct op_info {
 	u8 class;	/* &enum roce_class; 0 for an opcode not defined */
 	u8 ext_len;	/* bytes of extension headers after the BTH */
 	u8 deth_off;	/* offset of the DETH from the BTH, 0 if none */
+	u8 plain;	/* RC, UC or XRC: no DETH, not a CNP (the fast path) */
 } op_info[256] = {
 	/* RC */
-	[0x00] = { ROCE_CLASS_RC, 0, 0 },			/* SEND_FIRST */
-	[0x01] = { ROCE_CLASS_RC, 0, 0 },			/* SEND_MIDDLE */
-	[0x02] = { ROCE_CLASS_RC, 0, 0 },			/* SEND_LAST */
-	[0x03] = { ROCE_CLASS_RC, IMMDT_LEN, 0 },		/* SEND_LAST_IMM */
-	[0x04] = { ROCE_CLASS_RC, 0, 0 },			/* SEND_ONLY */
-	[0x05] = { ROCE_CLASS_RC, IMMDT_LEN, 0 },		/* SEND_ONLY_IMM */
-	[0x06] = { ROCE_CLASS_RC, RETH_LEN, 0 },		/* WRITE_FIRST */
-	[0x07] = { ROCE_CLASS_RC, 0, 0 },			/* WRITE_MIDDLE */
-	[0x08] = { ROCE_CLASS_RC, 0, 0 },			/* WRITE_LAST */
-	[0x09] = { ROCE_CLASS_RC, IMMDT_LEN, 0 },		/* WRITE_LAST_IMM */
-	[0x0a] = { ROCE_CLASS_RC, RETH_LEN, 0 },		/* WRITE_ONLY */
-	[0x0b] = { ROCE_CLASS_RC, RETH_LEN + IMMDT_LEN, 0 },	/* WRITE_ONLY_IMM */
-	[0x0c] = { ROCE_CLASS_RC, RETH_LEN, 0 },		/* READ_REQUEST */
-	[0x0d] = { ROCE_CLASS_RC, AETH_LEN, 0 },		/* READ_RESP_FIRST */
-	[0x0e] = { ROCE_CLASS_RC, 0, 0 },			/* READ_RESP_MIDDLE */
-	[0x0f] = { ROCE_CLASS_RC, AETH_LEN, 0 },		/* READ_RESP_LAST */
-	[0x10] = { ROCE_CLASS_RC, AETH_LEN, 0 },		/* READ_RESP_ONLY */
-	[0x11] = { ROCE_CLASS_RC, AETH_LEN, 0 },		/* ACK */
-	[0x12] = { ROCE_CLASS_RC, AETH_LEN + ATOMICACKETH_LEN, 0 }, /* ATOMIC_ACK */
-	[0x13] = { ROCE_CLASS_RC, ATOMICETH_LEN, 0 },		/* COMPARE_SWAP */
-	[0x14] = { ROCE_CLASS_RC, ATOMICETH_LEN, 0 },		/* FETCH_ADD */
-	[0x16] = { ROCE_CLASS_RC, IETH_LEN, 0 },		/* SEND_LAST_INV */
-	[0x17] = { ROCE_CLASS_RC, IETH_LEN, 0 },		/* SEND_ONLY_INV */
-	[0x1c] = { ROCE_CLASS_RC, FETH_LEN + RETH_LEN, 0 },	/* FLUSH */
-	[0x1d] = { ROCE_CLASS_RC, RETH_LEN, 0 },		/* ATOMIC_WRITE */
+	[0x00] = { ROCE_CLASS_RC, 0, 0, 1 },			/* SEND_FIRST */
+	[0x01] = { ROCE_CLASS_RC, 0, 0, 1 },			/* SEND_MIDDLE */
+	[0x02] = { ROCE_CLASS_RC, 0, 0, 1 },			/* SEND_LAST */
+	[0x03] = { ROCE_CLASS_RC, IMMDT_LEN, 0, 1 },		/* SEND_LAST_IMM */
+	[0x04] = { ROCE_CLASS_RC, 0, 0, 1 },			/* SEND_ONLY */
+	[0x05] = { ROCE_CLASS_RC, IMMDT_LEN, 0, 1 },		/* SEND_ONLY_IMM */
+	[0x06] = { ROCE_CLASS_RC, RETH_LEN, 0, 1 },		/* WRITE_FIRST */
+	[0x07] = { ROCE_CLASS_RC, 0, 0, 1 },			/* WRITE_MIDDLE */
+	[0x08] = { ROCE_CLASS_RC, 0, 0, 1 },			/* WRITE_LAST */
+	[0x09] = { ROCE_CLASS_RC, IMMDT_LEN, 0, 1 },		/* WRITE_LAST_IMM */
+	[0x0a] = { ROCE_CLASS_RC, RETH_LEN, 0, 1 },		/* WRITE_ONLY */
+	[0x0b] = { ROCE_CLASS_RC, RETH_LEN + IMMDT_LEN, 0, 1 },	/* WRITE_ONLY_IMM */
+	[0x0c] = { ROCE_CLASS_RC, RETH_LEN, 0, 1 },		/* READ_REQUEST */
+	[0x0d] = { ROCE_CLASS_RC, AETH_LEN, 0, 1 },		/* READ_RESP_FIRST */
+	[0x0e] = { ROCE_CLASS_RC, 0, 0, 1 },			/* READ_RESP_MIDDLE */
+	[0x0f] = { ROCE_CLASS_RC, AETH_LEN, 0, 1 },		/* READ_RESP_LAST */
+	[0x10] = { ROCE_CLASS_RC, AETH_LEN, 0, 1 },		/* READ_RESP_ONLY */
+	[0x11] = { ROCE_CLASS_RC, AETH_LEN, 0, 1 },		/* ACK */
+	[0x12] = { ROCE_CLASS_RC, AETH_LEN + ATOMICACKETH_LEN, 0, 1 }, /* ATOMIC_ACK */
+	[0x13] = { ROCE_CLASS_RC, ATOMICETH_LEN, 0, 1 },		/* COMPARE_SWAP */
+	[0x14] = { ROCE_CLASS_RC, ATOMICETH_LEN, 0, 1 },		/* FETCH_ADD */
+	[0x16] = { ROCE_CLASS_RC, IETH_LEN, 0, 1 },		/* SEND_LAST_INV */
+	[0x17] = { ROCE_CLASS_RC, IETH_LEN, 0, 1 },		/* SEND_ONLY_INV */
+	[0x1c] = { ROCE_CLASS_RC, FETH_LEN + RETH_LEN, 0, 1 },	/* FLUSH */
+	[0x1d] = { ROCE_CLASS_RC, RETH_LEN, 0, 1 },		/* ATOMIC_WRITE */
 	/* UC */
-	[0x20] = { ROCE_CLASS_UC, 0, 0 },			/* SEND_FIRST */
-	[0x21] = { ROCE_CLASS_UC, 0, 0 },			/* SEND_MIDDLE */
-	[0x22] = { ROCE_CLASS_UC, 0, 0 },			/* SEND_LAST */
-	[0x23] = { ROCE_CLASS_UC, IMMDT_LEN, 0 },		/* SEND_LAST_IMM */
-	[0x24] = { ROCE_CLASS_UC, 0, 0 },			/* SEND_ONLY */
-	[0x25] = { ROCE_CLASS_UC, IMMDT_LEN, 0 },		/* SEND_ONLY_IMM */
-	[0x26] = { ROCE_CLASS_UC, RETH_LEN, 0 },		/* WRITE_FIRST */
-	[0x27] = { ROCE_CLASS_UC, 0, 0 },			/* WRITE_MIDDLE */
-	[0x28] = { ROCE_CLASS_UC, 0, 0 },			/* WRITE_LAST */
-	[0x29] = { ROCE_CLASS_UC, IMMDT_LEN, 0 },		/* WRITE_LAST_IMM */
-	[0x2a] = { ROCE_CLASS_UC, RETH_LEN, 0 },		/* WRITE_ONLY */
-	[0x2b] = { ROCE_CLASS_UC, RETH_LEN + IMMDT_LEN, 0 },	/* WRITE_ONLY_IMM */
+	[0x20] = { ROCE_CLASS_UC, 0, 0, 1 },			/* SEND_FIRST */
+	[0x21] = { ROCE_CLASS_UC, 0, 0, 1 },			/* SEND_MIDDLE */
+	[0x22] = { ROCE_CLASS_UC, 0, 0, 1 },			/* SEND_LAST */
+	[0x23] = { ROCE_CLASS_UC, IMMDT_LEN, 0, 1 },		/* SEND_LAST_IMM */
+	[0x24] = { ROCE_CLASS_UC, 0, 0, 1 },			/* SEND_ONLY */
+	[0x25] = { ROCE_CLASS_UC, IMMDT_LEN, 0, 1 },		/* SEND_ONLY_IMM */
+	[0x26] = { ROCE_CLASS_UC, RETH_LEN, 0, 1 },		/* WRITE_FIRST */
+	[0x27] = { ROCE_CLASS_UC, 0, 0, 1 },			/* WRITE_MIDDLE */
+	[0x28] = { ROCE_CLASS_UC, 0, 0, 1 },			/* WRITE_LAST */
+	[0x29] = { ROCE_CLASS_UC, IMMDT_LEN, 0, 1 },		/* WRITE_LAST_IMM */
+	[0x2a] = { ROCE_CLASS_UC, RETH_LEN, 0, 1 },		/* WRITE_ONLY */
+	[0x2b] = { ROCE_CLASS_UC, RETH_LEN + IMMDT_LEN, 0, 1 },	/* WRITE_ONLY_IMM */
 	/* RD */
 	[0x40] = { ROCE_CLASS_RD, RD_REQ_LEN, RD_DETH_OFF },	/* SEND_FIRST */
 	[0x41] = { ROCE_CLASS_RD, RD_REQ_LEN, RD_DETH_OFF },	/* SEND_MIDDLE */
@@ -103,29 +104,29 @@ static const struct op_info {
 	/* CNP */
 	[0x81] = { ROCE_CLASS_CNP, 0, 0 },
 	/* XRC */
-	[0xa0] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_FIRST */
-	[0xa1] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_MIDDLE */
-	[0xa2] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_LAST */
-	[0xa3] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0 },	/* SEND_LAST_IMM */
-	[0xa4] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* SEND_ONLY */
-	[0xa5] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0 },	/* SEND_ONLY_IMM */
-	[0xa6] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0 },	/* WRITE_FIRST */
-	[0xa7] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* WRITE_MIDDLE */
-	[0xa8] = { ROCE_CLASS_XRC, XRCETH_LEN, 0 },		/* WRITE_LAST */
-	[0xa9] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0 },	/* WRITE_LAST_IMM */
-	[0xaa] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0 },	/* WRITE_ONLY */
-	[0xab] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN + IMMDT_LEN, 0 }, /* WRITE_ONLY_IMM */
-	[0xac] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0 },	/* READ_REQUEST */
-	[0xad] = { ROCE_CLASS_XRC, AETH_LEN, 0 },		/* READ_RESP_FIRST */
-	[0xae] = { ROCE_CLASS_XRC, 0, 0 },			/* READ_RESP_MIDDLE */
-	[0xaf] = { ROCE_CLASS_XRC, AETH_LEN, 0 },		/* READ_RESP_LAST */
-	[0xb0] = { ROCE_CLASS_XRC, AETH_LEN, 0 },		/* READ_RESP_ONLY */
-	[0xb1] = { ROCE_CLASS_XRC, AETH_LEN, 0 },		/* ACK */
-	[0xb2] = { ROCE_CLASS_XRC, AETH_LEN + ATOMICACKETH_LEN, 0 }, /* ATOMIC_ACK */
-	[0xb3] = { ROCE_CLASS_XRC, XRCETH_LEN + ATOMICETH_LEN, 0 }, /* COMPARE_SWAP */
-	[0xb4] = { ROCE_CLASS_XRC, XRCETH_LEN + ATOMICETH_LEN, 0 }, /* FETCH_ADD */
-	[0xb6] = { ROCE_CLASS_XRC, XRCETH_LEN + IETH_LEN, 0 },	/* SEND_LAST_INV */
-	[0xb7] = { ROCE_CLASS_XRC, XRCETH_LEN + IETH_LEN, 0 },	/* SEND_ONLY_INV */
+	[0xa0] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* SEND_FIRST */
+	[0xa1] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* SEND_MIDDLE */
+	[0xa2] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* SEND_LAST */
+	[0xa3] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0, 1 },	/* SEND_LAST_IMM */
+	[0xa4] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* SEND_ONLY */
+	[0xa5] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0, 1 },	/* SEND_ONLY_IMM */
+	[0xa6] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0, 1 },	/* WRITE_FIRST */
+	[0xa7] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* WRITE_MIDDLE */
+	[0xa8] = { ROCE_CLASS_XRC, XRCETH_LEN, 0, 1 },		/* WRITE_LAST */
+	[0xa9] = { ROCE_CLASS_XRC, XRCETH_LEN + IMMDT_LEN, 0, 1 },	/* WRITE_LAST_IMM */
+	[0xaa] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0, 1 },	/* WRITE_ONLY */
+	[0xab] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN + IMMDT_LEN, 0, 1 }, /* WRITE_ONLY_IMM */
+	[0xac] = { ROCE_CLASS_XRC, XRCETH_LEN + RETH_LEN, 0, 1 },	/* READ_REQUEST */
+	[0xad] = { ROCE_CLASS_XRC, AETH_LEN, 0, 1 },		/* READ_RESP_FIRST */
+	[0xae] = { ROCE_CLASS_XRC, 0, 0, 1 },			/* READ_RESP_MIDDLE */
+	[0xaf] = { ROCE_CLASS_XRC, AETH_LEN, 0, 1 },		/* READ_RESP_LAST */
+	[0xb0] = { ROCE_CLASS_XRC, AETH_LEN, 0, 1 },		/* READ_RESP_ONLY */
+	[0xb1] = { ROCE_CLASS_XRC, AETH_LEN, 0, 1 },		/* ACK */
+	[0xb2] = { ROCE_CLASS_XRC, AETH_LEN + ATOMICACKETH_LEN, 0, 1 }, /* ATOMIC_ACK */
+	[0xb3] = { ROCE_CLASS_XRC, XRCETH_LEN + ATOMICETH_LEN, 0, 1 }, /* COMPARE_SWAP */
+	[0xb4] = { ROCE_CLASS_XRC, XRCETH_LEN + ATOMICETH_LEN, 0, 1 }, /* FETCH_ADD */
+	[0xb6] = { ROCE_CLASS_XRC, XRCETH_LEN + IETH_LEN, 0, 1 },	/* SEND_LAST_INV */
+	[0xb7] = { ROCE_CLASS_XRC, XRCETH_LEN + IETH_LEN, 0, 1 },	/* SEND_ONLY_INV */
 };
 
 static const char * const class_names[ROCE_CLASS_MAX] = {
@@ -362,6 +363,35 @@ static enum roce_class parse_gsi(const u8 *ip, u32 caplen,
 	return pkt->class;
 }
 
+/* What an IPv4 header gives, addresses widened as nf_inet_addr has them. */
+static __always_inline void put_ipv4(struct roce_pkt *pkt, const u8 *ip)
+{
+	pkt->tos = ip[1];
+	pkt->ttl = ip[8];
+	pkt->flow_label = 0;
+	memcpy(pkt->saddr, ip + 12, 4);
+	memset(pkt->saddr + 4, 0, 12);
+	memcpy(pkt->daddr, ip + 16, 4);
+	memset(pkt->daddr + 4, 0, 12);
+}
+
+/* The UDP ports and the BTH (of version 0) that follows them. */
+static __always_inline void put_ports_bth(struct roce_pkt *pkt, const u8 *udp)
+{
+	const u8 *b = udp + 8;
+	struct roce_bth *bth = &pkt->bth;
+
+	pkt->sport = get_unaligned_be16(udp);
+	pkt->dport = get_unaligned_be16(udp + 2);
+	bth->opcode = b[0];
+	bth->flags = b[1];
+	bth->pkey = get_unaligned_be16(b + 2);
+	bth->ecn = b[4];
+	bth->dest_qp = get_unaligned_be32(b + 4) & ROCE_QPN_MASK;
+	bth->ack = b[8];
+	bth->psn = get_unaligned_be32(b + 8) & ROCE_QPN_MASK;
+}
+
 /* The UDP header, the BTH and the opcode's extension headers. */
 static __always_inline enum roce_class
 parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
@@ -380,8 +410,6 @@ parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
 		return malformed(pkt, ROCE_MAL_UDP_LEN);
 	if (caplen < roce_off)
 		return malformed(pkt, ROCE_MAL_CAPTURE);
-	pkt->sport = get_unaligned_be16(udp);
-	pkt->dport = get_unaligned_be16(udp + 2);
 	ulen = get_unaligned_be16(udp + 4);
 	if (ulen < 8 || l4_off + ulen != ip_end)
 		return malformed(pkt, ROCE_MAL_UDP_LEN);
@@ -392,15 +420,9 @@ parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
 	if (caplen < roce_off + ROCE_BTH_LEN)
 		return malformed(pkt, ROCE_MAL_CAPTURE);
 	/* The version first: nothing else is known of another one's layout. */
-	bth->flags = b[1];
-	if (bth->tver != 0)
+	if (b[1] & 0xf)
 		return malformed(pkt, ROCE_MAL_BTH_VERSION);
-	bth->opcode = b[0];
-	bth->pkey = get_unaligned_be16(b + 2);
-	bth->ecn = b[4];
-	bth->dest_qp = get_unaligned_be32(b + 4) & ROCE_QPN_MASK;
-	bth->ack = b[8];
-	bth->psn = get_unaligned_be32(b + 8) & ROCE_QPN_MASK;
+	put_ports_bth(pkt, udp);
 
 	op = &op_info[bth->opcode];
 	if (!op->class) {
@@ -484,13 +506,7 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
 {
 	u32 ihl = (ip[0] & 0xf) * 4, end = get_unaligned_be16(ip + 2);
 
-	pkt->tos = ip[1];
-	pkt->ttl = ip[8];
-	pkt->flow_label = 0;
-	memcpy(pkt->saddr, ip + 12, 4);
-	memset(pkt->saddr + 4, 0, 12);
-	memcpy(pkt->daddr, ip + 16, 4);
-	memset(pkt->daddr + 4, 0, 12);
+	put_ipv4(pkt, ip);
 	if (ihl < 20 || ihl > end)
 		return malformed(pkt, ROCE_MAL_IP_HEADER_LEN);
 	if (end > pktlen)
@@ -504,24 +520,56 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
 	return parse_l4(ip, caplen, ihl, end, pkt);
 }
 
-/**
- * roce_parse() - parse and classify a RoCEv2 packet
- * @ip: the packet, from its IP header
- * @caplen: bytes readable at @ip (may be less than @pktlen: data payloads
- *	need not be captured, but every header and a whole MAD must be)
- * @pktlen: bytes the packet really has from the IP header on
- * @pkt: the result; @pkt->cm is valid (and cleared before filling) only
- *	when the class is %ROCE_CLASS_CM
- *
- * Nothing is cleared up front: every field a class defines is written on
- * the way to it, so a data packet costs no clearing of @pkt.
- *
- * Return: the packet's class, also stored in @pkt->class. For
- * %ROCE_CLASS_MALFORMED, @pkt->malformed says why, @pkt->family is the
- * version nibble (0 for an empty packet) and no other field is defined.
+/*
+ * The common case in one pass: an IPv4 header without options, not a
+ * fragment, carrying UDP whose length matches, and a BTH of version 0 whose
+ * opcode is a data or response packet of RC, UC or XRC (no DETH, not a
+ * CNP), its headers within the packet and the capture. The checks are
+ * those of the general path, combined; what fails any of them goes there,
+ * which finds it the same or says why not. Writes what the general path
+ * writes for such a packet.
  */
-enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
-			   struct roce_pkt *pkt)
+static __always_inline bool parse_ipv4_data(const u8 *ip, u32 pktlen,
+					    struct roce_pkt *pkt)
+{
+	const u8 *b = ip + 20 + 8;
+	const struct op_info *op = &op_info[b[0]];
+	u32 end = get_unaligned_be16(ip + 2), ulen = get_unaligned_be16(ip + 24);
+	u32 tail = ROCE_BTH_LEN + op->ext_len + ((b[1] >> 4) & 3) +
+		   ROCE_ICRC_LEN;
+
+	/* Flags and offset (bytes 6 and 7) clear, protocol (byte 9) UDP. */
+	if (!op->plain || (get_unaligned_be32(ip + 6) & 0x3fff00ff) != 17 ||
+	    end > pktlen || ulen != end - 20 || tail + 8 > ulen ||
+	    (b[1] & 0xf))
+		return false;
+	pkt->malformed = ROCE_MAL_NONE;
+	pkt->family = 4;
+	put_ipv4(pkt, ip);
+	pkt->l4_off = 20;
+	pkt->len = end;
+	pkt->has_deth = false;
+	put_ports_bth(pkt, ip + 20);
+	pkt->payload_off = 20 + 8 + ROCE_BTH_LEN + op->ext_len;
+	pkt->payload_len = ulen - 8 - tail;
+	pkt->class = op->class;
+	return true;
+}
+
+/**
+ * roce_parse_general() - roce_parse() without its fast path
+ * @ip: as for roce_parse()
+ * @caplen: as for roce_parse()
+ * @pktlen: as for roce_parse()
+ * @pkt: as for roce_parse()
+ *
+ * Every packet roce_parse() does not take its fast path for ends here; the
+ * unit tests and the fuzzer hold the two to the same results.
+ *
+ * Return: as for roce_parse().
+ */
+enum roce_class roce_parse_general(const u8 *ip, u32 caplen, u32 pktlen,
+				   struct roce_pkt *pkt)
 {
 	pkt->malformed = ROCE_MAL_NONE;
 	pkt->family = 0;
@@ -549,4 +597,33 @@ enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 	default:
 		return malformed(pkt, ROCE_MAL_IP_VERSION);
 	}
+}
+
+/**
+ * roce_parse() - parse and classify a RoCEv2 packet
+ * @ip: the packet, from its IP header
+ * @caplen: bytes readable at @ip (may be less than @pktlen: data payloads
+ *	need not be captured, but every header and a whole MAD must be)
+ * @pktlen: bytes the packet really has from the IP header on
+ * @pkt: the result; @pkt->cm is valid (and cleared before filling) only
+ *	when the class is %ROCE_CLASS_CM
+ *
+ * Nothing is cleared up front: every field a class defines is written on
+ * the way to it, so a data packet costs no clearing of @pkt. The common
+ * case, an RC, UC or XRC packet over IPv4 without options, takes a fast
+ * path whose checks are the general path's, combined.
+ *
+ * Return: the packet's class, also stored in @pkt->class. For
+ * %ROCE_CLASS_MALFORMED, @pkt->malformed says why, @pkt->family is the
+ * version nibble (0 for an empty packet) and no other field is defined.
+ */
+enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
+			   struct roce_pkt *pkt)
+{
+	/* IPv4, IHL 5: the headers up to the BTH's end are captured. */
+	if (likely(caplen >= 20 + 8 + ROCE_BTH_LEN &&
+		   pktlen >= 20 + 8 + ROCE_BTH_LEN &&
+		   ip[0] == 0x45) && parse_ipv4_data(ip, pktlen, pkt))
+		return pkt->class;
+	return roce_parse_general(ip, caplen, pktlen, pkt);
 }

@@ -349,6 +349,8 @@ struct roce_pkt {
 
 enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 			   struct roce_pkt *pkt);
+enum roce_class roce_parse_general(const u8 *ip, u32 caplen, u32 pktlen,
+				   struct roce_pkt *pkt);
 enum roce_cm_kind roce_cm_kind(u16 attr_id);
 bool roce_service_id_is_rdma_cm(u64 service_id);
 

@@ -5,7 +5,7 @@
  * buffer (ASan) or undefined behaviour (UBSan), with the capture length
  * both complete and cut short. The result is poisoned before each parse:
  * roce_parse() does not clear it, so every field its class defines must be
- * seen written.
+ * seen written; and its fast path must agree with the general path.
  */
 #include <stdlib.h>
 
@@ -32,6 +32,25 @@ static void check_written(const struct roce_pkt *pkt)
 		abort();
 }
 
+/*
+ * Parse into @pkt, poisoned first, and hold roce_parse()'s fast path to the
+ * general path's result, byte for byte: abort if they differ.
+ */
+static enum roce_class parse(const u8 *ip, u32 caplen, u32 pktlen,
+			     struct roce_pkt *pkt)
+{
+	struct roce_pkt general;
+	enum roce_class class;
+
+	memset(pkt, POISON, sizeof(*pkt));
+	memset(&general, POISON, sizeof(general));
+	class = roce_parse(ip, caplen, pktlen, pkt);
+	if (roce_parse_general(ip, caplen, pktlen, &general) != class ||
+	    memcmp(pkt, &general, sizeof(general)))
+		abort();
+	return class;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct roce_pkt pkt;
@@ -44,8 +63,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	memcpy(copy, data, len);
 
-	memset(&pkt, POISON, sizeof(pkt));
-	if (roce_parse(copy, len, len, &pkt) != ROCE_CLASS_MALFORMED) {
+	if (parse(copy, len, len, &pkt) != ROCE_CLASS_MALFORMED) {
 		if (pkt.class >= ROCE_CLASS_MAX || pkt.len > len ||
 		    pkt.payload_off + pkt.payload_len > pkt.len)
 			abort();
@@ -66,8 +84,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, len);
-	memset(&pkt, POISON, sizeof(pkt));
-	roce_parse(copy, len, size > 0xffff ? 0xffff : size, &pkt);
+	parse(copy, len, size > 0xffff ? 0xffff : size, &pkt);
 	if (pkt.class == ROCE_CLASS_MALFORMED && pkt.malformed == ROCE_MAL_NONE)
 		abort();
 	if (pkt.class == ROCE_CLASS_CM) {
