@@ -21,14 +21,12 @@ struct rocect_ct_priv {
  * @ROCECT_FLOW_SEEN: seen by this box's helper, not adopted
  * @ROCECT_FLOW_ADOPTED: injected through ctnetlink (by conntrackd) and
  *	related through an expectation of this helper
- * @ROCECT_FLOW_BOUND: an adopted flow bound to the QP in the low bits
- * @ROCECT_FLOW_QPN: the bound QP
+ * @ROCECT_FLOW_BOUND: an adopted flow bound to the QP in the low 24 bits
  */
 enum rocect_flow {
 	ROCECT_FLOW_SEEN	= BIT(24),
 	ROCECT_FLOW_ADOPTED	= BIT(25),
 	ROCECT_FLOW_BOUND	= BIT(26),
-	ROCECT_FLOW_QPN		= 0xffffff,
 };
 
 static inline struct rocect_ct_priv *rocect_ct_priv(const struct nf_conn *ct)
@@ -37,9 +35,14 @@ static inline struct rocect_ct_priv *rocect_ct_priv(const struct nf_conn *ct)
 }
 
 struct rocect_net;
+struct roce_pkt;
 
 void rocect_flow_first_sight(struct rocect_net *rn, struct nf_conn *ct);
-bool rocect_flow_adopted(struct nf_conn *ct, u32 dqpn);
+bool rocect_flow_bound(const struct nf_conn *ct,
+		       enum ip_conntrack_info ctinfo, u32 dqpn);
+bool rocect_flow_adopted(struct net *net, const struct sk_buff *skb,
+			 struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+			 const struct roce_pkt *pkt);
 
 /**
  * rocect_flow_note() - remember how this box came by a conntrack

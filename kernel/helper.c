@@ -77,46 +77,62 @@ static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
 }
 
 /*
+ * In drop mode, does a flow adopted from a peer firewall vouch for a data
+ * packet that no trusted entry admits? Only there: in accept mode all
+ * pass, and what adopted flows carry is learnt like any traffic.
+ */
+static bool adopted(struct net *net, struct rocect_net *rn,
+		    const struct sk_buff *skb, struct nf_conn *ct,
+		    enum ip_conntrack_info ctinfo, const struct roce_pkt *pkt)
+{
+	return strict(rn) && rocect_flow_adopted(net, skb, ct, ctinfo, pkt);
+}
+
+/*
  * A data packet of an inferred entry. Anyone can forge the packets it was
  * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
  * its packets do not keep it alive), unless the packet's flow was adopted
- * from a peer firewall and vouches for its QP; such packets recover the
- * entry. A packet of another class than those it was inferred from (RC on
- * an entry a UD packet made) contradicts it: no CNP to its source QP, and
- * learning may replace it.
+ * from a peer firewall and vouches for its QP: then it passes (still no
+ * CNP) and recovers the entry. A packet of another class than those it was
+ * inferred from (RC on an entry a UD packet made) contradicts it: no CNP
+ * to its source QP, and learning may replace it.
  */
 static int account_inferred(struct net *net, struct rocect_net *rn,
 			    struct sk_buff *skb, struct nf_conn *ct,
-			    struct rocect_qp *qp,
+			    enum ip_conntrack_info ctinfo, struct rocect_qp *qp,
 			    const struct rocect_qp_key *key,
 			    const struct roce_pkt *pkt)
 {
 	bool agrees = qp->inferred_from == pkt->class;
-	bool adopted = rocect_flow_adopted(ct, key->dqpn);
 
-	if (strict(rn) && !adopted) {
+	if (strict(rn)) {
 		if (INET_ECN_is_ce(pkt->tos))
 			rocect_cnp_ce(net, skb, NULL, pkt);
-		return policy_verdict(rn, skb, ct,
-				      ROCECT_CTR_UNKNOWN_QP_DROPPED,
-				      "QP entry only inferred");
+		if (!adopted(net, rn, skb, ct, ctinfo, pkt))
+			return policy_verdict(rn, skb, ct,
+					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
+					      "QP entry only inferred");
+		rocect_qp_account(qp, pkt->len);
+		rocect_learn_packet(net, rn, key, pkt, true);
+		return NF_ACCEPT;
 	}
 	if (INET_ECN_is_ce(pkt->tos))
 		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
 	rocect_qp_account(qp, pkt->len);
-	if (adopted || (!agrees && rocect_cfg(&rn->config, learn)))
-		rocect_learn_packet(net, rn, key, pkt, adopted);
+	if (!agrees && rocect_cfg(&rn->config, learn))
+		rocect_learn_packet(net, rn, key, pkt, false);
 	return NF_ACCEPT;
 }
 
 /*
  * Count a data packet on the entry of its (zone, addresses, QP). Without an
- * entry, a flow adopted from a peer firewall vouches for its packets and
- * has their pair recovered; otherwise the namespace's unknown-qp policy
- * decides their fate.
+ * entry, a flow adopted from a peer firewall vouches for its packets in
+ * drop mode and has their pair recovered; otherwise the namespace's
+ * unknown-qp policy decides their fate.
  */
 static int account_data(struct net *net, struct rocect_net *rn,
 			struct sk_buff *skb, struct nf_conn *ct,
+			enum ip_conntrack_info ctinfo,
 			const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key;
@@ -125,7 +141,8 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
-		return account_inferred(net, rn, skb, ct, qp, &key, pkt);
+		return account_inferred(net, rn, skb, ct, ctinfo, qp, &key,
+					pkt);
 	if (INET_ECN_is_ce(pkt->tos))
 		rocect_cnp_ce(net, skb, qp, pkt);
 	if (qp) {
@@ -134,7 +151,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 			rocect_cm_data(net, ct, skb, qp, pkt);
 		return NF_ACCEPT;
 	}
-	if (rocect_flow_adopted(ct, key.dqpn)) {
+	if (adopted(net, rn, skb, ct, ctinfo, pkt)) {
 		rocect_learn_packet(net, rn, &key, pkt, true);
 		return NF_ACCEPT;
 	}
@@ -147,10 +164,13 @@ static int account_data(struct net *net, struct rocect_net *rn,
 
 /*
  * A CNP names the QP that must slow down: the reverse direction's entry of
- * a tracked pair has it as destination.
+ * a tracked pair has it as destination, or, until a failover's pair is
+ * recovered, the adopted flow it comes on is bound to it (a CNP binds
+ * none).
  */
 static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
-		     const struct nf_conn *ct, const struct roce_pkt *pkt)
+		     const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+		     const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key;
 	struct rocect_qp *qp;
@@ -159,7 +179,8 @@ static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
 		return NF_ACCEPT;
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
-	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED)
+	if ((qp && qp->origin != ROCECT_ORIGIN_INFERRED) ||
+	    rocect_flow_bound(ct, ctinfo, key.dqpn))
 		return NF_ACCEPT;
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "CNP to no QP entry");
@@ -228,7 +249,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	case ROCE_CLASS_GSI_OTHER:
 		return NF_ACCEPT;
 	case ROCE_CLASS_CNP:
-		return check_cnp(rn, skb, ct, &pkt);
+		return check_cnp(rn, skb, ct, ctinfo, &pkt);
 	case ROCE_CLASS_MALFORMED:
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
 				      roce_malformed_name(pkt.malformed));
@@ -237,7 +258,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
 	default:
-		return account_data(net, rn, skb, ct, &pkt);
+		return account_data(net, rn, skb, ct, ctinfo, &pkt);
 	}
 }
 

@@ -113,6 +113,30 @@ int rocect_learn_enable(struct rocect_net *rn)
 }
 
 /**
+ * rocect_learn_forget() - forget every host pair's requests
+ * @rn: the namespace's state
+ *
+ * Called when the namespace goes to unknown-qp drop: from then on only
+ * flows adopted from a peer firewall feed learning, and the pairs they
+ * complete are trusted (recovered), so no request learnt before, from
+ * anyone, may count towards one.
+ *
+ * Context: process context.
+ */
+void rocect_learn_forget(struct rocect_net *rn)
+{
+	/* Pairs with the cmpxchg_release() of rocect_learn_enable(). */
+	struct rocect_learn *l = smp_load_acquire(&rn->learn);
+	unsigned int i;
+
+	for (i = 0; l && i < LEARN_SETS; i++) {
+		spin_lock_bh(&l->set[i].lock);
+		memset(l->set[i].rec, 0, sizeof(l->set[i].rec));
+		spin_unlock_bh(&l->set[i].lock);
+	}
+}
+
+/**
  * rocect_learn_net_exit() - free a dying namespace's records
  * @rn: the namespace's state
  */

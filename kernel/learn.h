@@ -8,6 +8,7 @@ struct rocect_qp_key;
 struct roce_pkt;
 
 int rocect_learn_enable(struct rocect_net *rn);
+void rocect_learn_forget(struct rocect_net *rn);
 void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 			 const struct rocect_qp_key *key,
 			 const struct roce_pkt *pkt, bool adopted);

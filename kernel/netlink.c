@@ -613,6 +613,9 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
 	struct rocect_config *c = &rn->config;
 	struct nlattr **tb = info->attrs;
+	bool to_drop = tb[ROCECT_A_CONFIG_UNKNOWN_QP] &&
+		       nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]) ==
+		       ROCECT_UNKNOWN_QP_DROP;
 	unsigned int i, n = 0;
 
 	/*
@@ -620,10 +623,7 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	 * mode, the recovery of adopted flows' pairs use them.
 	 */
 	if (((tb[ROCECT_A_CONFIG_LEARN] &&
-	      nla_get_u8(tb[ROCECT_A_CONFIG_LEARN])) ||
-	     (tb[ROCECT_A_CONFIG_UNKNOWN_QP] &&
-	      nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]) ==
-	      ROCECT_UNKNOWN_QP_DROP)) &&
+	      nla_get_u8(tb[ROCECT_A_CONFIG_LEARN])) || to_drop) &&
 	    rocect_learn_enable(rn)) {
 		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
 		return -ENOMEM;
@@ -645,6 +645,9 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		return -EINVAL;
 	}
+	/* In drop mode only adopted flows may count towards a pair. */
+	if (to_drop)
+		rocect_learn_forget(rn);
 	return 0;
 }
 

@@ -393,20 +393,20 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 	lockdep_assert_held(&rn->lock);
 	/* Ask before allocating: a flood of new QPs must not churn slabs. */
 	old = rocect_qp_lookup(rn, key);
-	if (old) {
-		if (!rocect_qp_from_traffic(old) ||
+	if (old && (!rocect_qp_from_traffic(old) ||
 		    (old->origin == ROCECT_ORIGIN_RECOVERED &&
 		     origin == ROCECT_ORIGIN_INFERRED) ||
 		    (old->sqpn == sqpn && old->inferred_from == from &&
-		     old->origin == origin))
-			return -EEXIST;
-		rocect_qp_remove(net, old);
-	}
-	if (!rocect_qp_inferred_room(rn, 1))
+		     old->origin == origin)))
+		return -EEXIST;
+	if (!old && !rocect_qp_inferred_room(rn, 1))
 		return -ENOSPC;
+	/* Before the old entry goes: no memory must not lose it. */
 	m = kmem_cache_zalloc(managed_cache, GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
+	if (old)
+		rocect_qp_remove(net, old);
 	rocect_qp_init_entry(&m->qp, origin, ROCECT_STATE_ESTABLISHED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;

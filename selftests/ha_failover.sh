@@ -9,16 +9,19 @@
 #
 # a is 10.0.1.1 and b 10.0.2.1 (on their loopbacks), each with a link to
 # both firewalls; their routes to each other go through r1 first. An RDMA
-# CM connection is set up through r1 and carries data; conntrackd copies
-# r1's conntracks and expectations to r2 as they are made. Then a and b
-# move their routes to r2 mid-connection. r2 has never seen the
-# handshake, yet under unknown-qp drop the connection keeps flowing with
-# no packet lost and no operator action, and r2 recovers its QP pair from
-# the flows conntrackd carried over. What the flows were not admitted for
-# stays dropped: another QP on an adopted flow, a new flow to a QP r2 does
-# not know, a flow that r1 admitted for a managed entry only r1 has (no
-# handshake relates it). The test prints the failover's figures: packets
-# lost, time until r2 had the pair.
+# CM connection is set up through r1 and carries data for longer than the
+# UDP timeout (10 s here); conntrackd (examples/conntrackd-roce.conf)
+# copies r1's conntracks and expectations into r2's external cache. Then a
+# and b move their routes to r2 mid-connection and r2's conntrackd commits
+# its cache, as keepalived's notify script would. r2 has never seen the
+# handshake, yet under unknown-qp drop the connection keeps flowing, CNPs
+# included, with no packet lost and nothing done to rocect, and r2
+# recovers its QP pair from the flows conntrackd carried over. What the
+# flows were not admitted for stays dropped: a packet in the reply
+# direction of an adopted flow, another QP on an adopted flow, a new flow
+# to a QP r2 does not know, a flow that r1 admitted for a managed entry
+# only r1 has (no handshake relates it). The test prints the failover's
+# figures: packets lost, time until r2 had the pair.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -59,6 +62,12 @@ save('other-qp', pkt(A, B, 0x04, 0x99, 0x100100, $APORT, 64))
 save('new-flow', pkt(A, B, 0x04, $BQP, 0x100101, 0xd777, 64))
 # From a's second address, without a handshake, to a QP r1 has an entry of.
 save('managed', pkt('$A2', B, 0x04, 0x77, 1, 0xd888, 64))
+# From b in the reply direction of a's data flow (to its UDP source port).
+reply = pkt(B, A, 0x11, $AQP, 0x100000, 4791)
+reply[UDP].dport = $APORT
+save('reply-dir', reply)
+# A CNP from b to a's QP, on b's data flow.
+save('cnp', roce_pkt.cnp_packet(4, B, A, $AQP, ip_args={'sport': $BPORT}))
 " 2>/dev/null
 }
 
@@ -112,6 +121,8 @@ setup()
 		ip -n "$r" route add 10.0.1.0/24 via 10.0.1$n.1
 		ip -n "$r" route add 10.0.2.0/24 via 10.0.2$n.1
 		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+		ip netns exec "$r" sysctl -qw \
+			net.netfilter.nf_conntrack_udp_timeout=10
 		ip netns exec "$r" nft -f <(nft_roce_ruleset) || return 1
 		on "$r" config set unknown-qp drop || return 1
 		conntrackd_conf $n >"$tmp/conntrackd$n.conf"
@@ -124,10 +135,11 @@ setup()
 			table inet cnt {
 			    chain in {
 			        type filter hook prerouting priority filter;
-			        udp dport 4791 @th,104,24 $AQP counter drop comment "qp $AQP"
-			        udp dport 4791 @th,104,24 $BQP counter drop comment "qp $BQP"
-			        udp dport 4791 @th,104,24 0x77 counter drop comment "qp 0x77"
-			        udp dport 4791 @th,104,24 0x99 counter drop comment "qp 0x99"
+			        udp dport 4791 @th,64,8 0x81 counter drop comment "cnp"
+			        udp dport 4791 @th,104,24 $AQP counter drop comment "$AQP"
+			        udp dport 4791 @th,104,24 $BQP counter drop comment "$BQP"
+			        udp dport 4791 @th,104,24 0x77 counter drop comment "0x77"
+			        udp dport 4791 @th,104,24 0x99 counter drop comment "0x99"
 			    }
 			}
 		EOT
@@ -144,8 +156,8 @@ cleanup_extra()
 	done
 }
 
-# got NS QP: packets to QP that reached NS.
-got() { nft_packets "$1" cnt in "\"qp $2\""; }
+# got NS QP: packets to QP (or "cnp": CNPs) that reached NS.
+got() { nft_packets "$1" cnt in "comment \"$2\""; }
 stat() { on "$1" -j stats | jq ".\"$2\""; }
 # The entries of NS, one "src dst dqpn sqpn origin" line each, sorted.
 entries()
@@ -155,6 +167,12 @@ entries()
 }
 pair() {
 	printf '%s\n' "$A $B $((BQP)) $((AQP)) $1" "$B $A $((AQP)) $((BQP)) $1" | sort
+}
+# cached ct|expect: RoCE conntracks or expectations in r2's conntrackd's
+# external cache.
+cached() {
+	ip netns exec "$r2" conntrackd -C "$tmp/conntrackd2.conf" -e "$1" |
+		grep -c 'dport=4791'
 }
 # Conntracks of the RoCE flows in NS that carry helper roce.
 roce_cts() {
@@ -181,19 +199,46 @@ check "a managed entry on r1 only, for a's second address" on "$r1" qp add \
 	src $A2 dst $B dqpn 0x77 sqpn 0x78
 check "... its packet passes r1" send "$a" managed
 check "... b received it" is "$(got "$b" 0x77)" 1
-# CM flows both ways, data flows both ways, the managed entry's flow.
-check "conntrackd copied r1's five RoCE conntracks to r2, helper roce" \
-	busywait 20000 eval '[ "$(roce_cts "$r2")" -ge 5 ]'
+# The REQ's flow (the master), both data flows, the managed entry's flow.
+check "r2's conntrackd holds r1's RoCE conntracks" \
+	busywait 20000 eval '[ "$(cached ct)" -ge 4 ]'
 check "... and r1's expectations" busywait 20000 eval \
-	'[ "$(ip netns exec "$r2" conntrack -L expect 2>/dev/null | grep -c "helper=roce")" -ge 2 ]'
-ip netns exec "$r2" conntrack -L -p udp --dport 4791 2>/dev/null | sed 's/^/    r2: /'
-check "r2 has no entries yet" is "$(entries "$r2")" ""
+	'[ "$(cached expect)" -ge 2 ]'
 
-# Test the failover: routes to r2, no operator action on r2.
+# Test a connection that outlives the UDP timeout (10 s here) on r1 before
+# the failover: its copies on r2 must not have expired with it.
+keepalive() {
+	local t
+
+	for t in 1 2 3 4 5 6; do
+		send "$a" req1 && send "$b" ack1 && send "$a" managed || return 1
+		sleep 2.5
+	done
+}
+check "15 s of traffic through r1, past the UDP timeout" keepalive
+check "... r2's conntrackd still holds the connection's flows" \
+	test "$(cached ct)" -ge 4
+check "... r2's kernel none of them" is "$(roce_cts "$r2")" 0
+check "r2 has no entries" is "$(entries "$r2")" ""
+
+# Test the failover: routes to r2, and on r2 what keepalived's notify
+# script does for conntrackd (primary-backup.sh): commit its external cache
+# to the kernel. Nothing of rocect's.
+b_before=$(got "$b" $BQP)
+a_before=$(got "$a" $AQP)
 ip -n "$a" route replace $B via 10.0.12.254
 ip -n "$b" route replace 10.0.1.0/24 via 10.0.22.254
 start=$(date +%s%3N)
+check "failover: r2's conntrackd commits" \
+	ip netns exec "$r2" conntrackd -C "$tmp/conntrackd2.conf" -c
+check "... r2's kernel has the flows, helper roce" \
+	busywait 10000 eval '[ "$(roce_cts "$r2")" -ge 4 ]'
+ip netns exec "$r2" conntrack -L -p udp --dport 4791 2>/dev/null | sed 's/^/    r2: /'
+check "a packet from b in the reply direction of a's data flow" \
+	send "$b" reply-dir
+check "... dropped: it binds nothing" is "$(stat "$r2" unknown-qp-dropped)" 1
 recovered_after=
+recovered_round=
 for n in 2 3 4 5; do
 	check "round $n through r2" round $n
 	if [ -z "$recovered_after" ] &&
@@ -201,37 +246,43 @@ for n in 2 3 4 5; do
 		recovered_after=$(($(date +%s%3N) - start))
 		recovered_round=$n
 	fi
+	[ $n = 2 ] && check "... a CNP from b to a's QP, on b's adopted flow" \
+		send "$b" cnp
 done
-lost=$((12 - $(got "$b" $BQP) - $(got "$a" $AQP)))
+lost=$((8 - $(got "$b" $BQP) + b_before - $(got "$a" $AQP) + a_before))
 check "... every packet after the failover went through r2" is "$lost" 0
+check "... the CNP too" is "$(got "$a" cnp)" 1
 check "... r2 adopted the two data flows" is "$(stat "$r2" flow-adopted)" 2
-check "... and dropped nothing" is "$(stat "$r2" unknown-qp-dropped)" 0
+check "... and dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 1
 check "r2 recovered the QP pair, both directions" \
 	is "$(entries "$r2" | tr '\n' ';')" "$(pair recovered | tr '\n' ';')"
+check "... at the third response through r2" is "$recovered_round" 4
 check "... counted: qp-recovered 2" is "$(stat "$r2" qp-recovered)" 2
 on "$r2" qp show | sed 's/^/    r2# /'
 echo "    failover: 8 packets through r2, $lost lost; r2 had the pair after" \
 	"its round $recovered_round, ${recovered_after:-never} ms after the switch"
 check "a new flow of a to b's recovered QP passes" send "$a" new-flow
-check "... b received it" is "$(got "$b" $BQP)" 7
+check "... b received it" is "$(got "$b" $BQP)" $((b_before + 5))
 
 # Test what adoption does not admit.
 check "a's adopted flow to another QP of b" send "$a" other-qp
-check "... dropped, counted" is "$(got "$b" 0x99) $(stat "$r2" unknown-qp-dropped)" "0 1"
+check "... dropped, counted" is "$(got "$b" 0x99) $(stat "$r2" unknown-qp-dropped)" "0 2"
+managed=$(got "$b" 0x77)
 check "the managed entry's flow, which r1 admitted without a handshake" \
 	send "$a" managed
 check "... is not adopted: dropped, counted" \
-	is "$(got "$b" 0x77) $(stat "$r2" unknown-qp-dropped)" "1 2"
+	is "$(($(got "$b" 0x77) - managed)) $(stat "$r2" unknown-qp-dropped)" "0 3"
 check "r2 forgets the recovered pair (qp flush)" \
 	on "$r2" qp flush origin recovered
 check "a new flow to b's QP" send "$a" new-flow
-check "... dropped, counted" is "$(stat "$r2" unknown-qp-dropped)" 3
+check "... dropped, counted" is "$(stat "$r2" unknown-qp-dropped)" 4
 check "... but the adopted flows still pass" round 6
-check "... both directions" is "$(got "$b" $BQP) $(got "$a" $AQP)" "8 7"
-check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 3
+check "... both directions" is \
+	"$(($(got "$b" $BQP) - b_before)) $(($(got "$a" $AQP) - a_before))" "6 5"
+check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 4
 
 cleanup_extra
-check "both conntrackd stopped" busywait 10000 eval '! pgrep -x conntrackd'
+check "both conntrackd stopped" busywait 10000 eval '! pgrep -f "$tmp/conntrackd"'
 cleanup_all_ns
 check "module unloads" busywait 10000 rmmod $MODULE
 check "no kernel warnings" dmesg_clean
