@@ -7,16 +7,17 @@
 #   a ---+              | sync link 10.0.9.0/24          +--- b
 #        +-- r2 (helper, unknown-qp drop, conntrackd) --+
 #
-# a is 10.0.1.1 and b 10.0.2.1 (on their loopbacks), each with a link to
-# both firewalls; their routes to each other go through r1 first. An RDMA
-# CM connection is set up through r1 and carries data for longer than the
-# UDP timeout (10 s here); conntrackd (examples/conntrackd-roce.conf)
-# copies r1's conntracks and expectations into r2's external cache. Then a
-# and b move their routes to r2 mid-connection and r2's conntrackd commits
-# its cache, as keepalived's notify script would. r2 has never seen the
-# handshake, yet under unknown-qp drop the connection keeps flowing, CNPs
-# included, with no packet lost and nothing done to rocect, and r2
-# recovers its QP pair from the flows conntrackd carried over. What the
+# a is 10.0.1.1 and fd00:1::1, b 10.0.2.1 and fd00:2::1 (on their
+# loopbacks), each with a link to both firewalls; their routes to each
+# other go through r1 first. An RDMA CM connection over each family is set
+# up through r1 and carries data for longer than the UDP timeout (10 s
+# here); conntrackd (examples/conntrackd-roce.conf) copies r1's conntracks
+# and expectations into r2's external cache. Then a and b move their
+# routes to r2 mid-connection and r2's conntrackd commits its cache, as
+# keepalived's notify script would. r2 has never seen the handshakes, yet
+# under unknown-qp drop the connections keep flowing, CNPs included, with
+# no packet lost and nothing done to rocect, and r2
+# recovers the QP pairs from the flows conntrackd carried over. What the
 # flows were not admitted for stays dropped: a packet in the reply
 # direction of an adopted flow, another QP on an adopted flow, a new flow
 # to a QP r2 does not know, a flow that r1 admitted for a managed entry
@@ -30,9 +31,14 @@ ksft_start conntrackd conntrack
 A=10.0.1.1
 A2=10.0.1.2
 B=10.0.2.1
+A6=fd00:1::1
+B6=fd00:2::1
 # a's and b's QPs, and the UDP source ports their data flows use.
 AQP=0x31
 BQP=0x52
+# The same over IPv6.
+AQP6=0x131
+BQP6=0x152
 APORT=0xd031
 BPORT=0xd052
 # Rounds 0 and 1 go through r1, 2 to 5 through r2, 6 at the end.
@@ -45,17 +51,22 @@ craft_packets()
 	craft "$pkts" "
 A, B = '$A', '$B'
 dp = roce_pkt.data_packet
+A6, B6 = '$A6', '$B6'
 def pkt(s, d, op, dqpn, psn, sport, n=0):
-    return dp(4, s, d, op, dqpn, psn, payload_len=n,
+    return dp(roce_pkt.family_of(s), s, d, op, dqpn, psn, payload_len=n,
               ip_args={'sport': sport})
 ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x1001, 0x2001),
                           qpns=($AQP, $BQP), psns=(0x100000, 0x200000))
+ex6 = roce_pkt.cm_exchange(A6, B6, comm_ids=(0x1002, 0x2002),
+                           qpns=($AQP6, $BQP6), psns=(0x300000, 0x400000))
 for k in ('req', 'rep', 'rtu'):
-    save(k, ex[k])
-# Round n: a SEND of a's QP to b's, b's ACK back.
+    save(k, ex[k], ex6[k])
+# Round n: a SEND of a's QP to b's, b's ACK back, over IPv4 and IPv6.
 for n in range($ROUNDS):
-    save('req%d' % n, pkt(A, B, 0x04, $BQP, 0x100000 + n, $APORT, 64))
-    save('ack%d' % n, pkt(B, A, 0x11, $AQP, 0x100000 + n, $BPORT))
+    save('req%d' % n, pkt(A, B, 0x04, $BQP, 0x100000 + n, $APORT, 64),
+         pkt(A6, B6, 0x04, $BQP6, 0x300000 + n, $APORT, 64))
+    save('ack%d' % n, pkt(B, A, 0x11, $AQP, 0x100000 + n, $BPORT),
+         pkt(B6, A6, 0x11, $AQP6, 0x300000 + n, $BPORT))
 # On a's adopted flow, to another QP of b.
 save('other-qp', pkt(A, B, 0x04, 0x99, 0x100100, $APORT, 64))
 # From a new source port of a, to b's QP.
@@ -71,12 +82,19 @@ save('cnp', roce_pkt.cnp_packet(4, B, A, $AQP, ip_args={'sport': $BPORT}))
 " 2>/dev/null
 }
 
-# link NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with a /24 on each end.
+# v6 ADDR: the IPv6 twin of an IPv4 link address: 10.0.11.254 is
+# fd00:11::fe.
+v6() { local o=(${1//./ }); printf 'fd00:%s::%x' "${o[2]}" "${o[3]}"; }
+
+# link NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with a /24 on each end, and
+# their IPv6 twins in a /64.
 link()
 {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
 		ip -n "$1" addr add "$3/24" dev "$2" &&
 		ip -n "$4" addr add "$6/24" dev "$5" &&
+		ip -n "$1" addr add "$(v6 "$3")/64" dev "$2" nodad &&
+		ip -n "$4" addr add "$(v6 "$6")/64" dev "$5" nodad &&
 		ip -n "$1" link set dev "$2" up &&
 		ip -n "$4" link set dev "$5" up
 }
@@ -113,14 +131,21 @@ setup()
 	ip -n "$a" addr add $A/32 dev lo
 	ip -n "$a" addr add $A2/32 dev lo
 	ip -n "$b" addr add $B/32 dev lo
+	ip -n "$a" addr add $A6/128 dev lo
+	ip -n "$b" addr add $B6/128 dev lo
 	ip -n "$a" route add $B via 10.0.11.254
 	ip -n "$b" route add 10.0.1.0/24 via 10.0.21.254
+	ip -n "$a" route add $B6 via fd00:11::fe
+	ip -n "$b" route add fd00:1::/64 via fd00:21::fe
 	for n in 1 2; do
 		r=r$n
 		r=${!r}
 		ip -n "$r" route add 10.0.1.0/24 via 10.0.1$n.1
 		ip -n "$r" route add 10.0.2.0/24 via 10.0.2$n.1
+		ip -n "$r" route add fd00:1::/64 via fd00:1$n::1
+		ip -n "$r" route add fd00:2::/64 via fd00:2$n::1
 		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+		ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
 		# r1's flows live 10 s unrefreshed; r2's outlive the test's
 		# pauses on a slow (debug) kernel.
 		ip netns exec "$r" sysctl -qw \
@@ -142,6 +167,8 @@ setup()
 			        udp dport 4791 @th,104,24 $BQP counter drop comment "$BQP"
 			        udp dport 4791 @th,104,24 0x77 counter drop comment "0x77"
 			        udp dport 4791 @th,104,24 0x99 counter drop comment "0x99"
+			        udp dport 4791 @th,104,24 $AQP6 counter drop comment "$AQP6"
+			        udp dport 4791 @th,104,24 $BQP6 counter drop comment "$BQP6"
 			    }
 			}
 		EOT
@@ -167,8 +194,11 @@ entries()
 	on "$1" -j qp show |
 		jq -r '.[] | "\(.src) \(.dst) \(.dqpn) \(.sqpn) \(.origin)"' | sort
 }
+# pair ORIGIN: the entries of the two QP pairs, IPv4 and IPv6.
 pair() {
-	printf '%s\n' "$A $B $((BQP)) $((AQP)) $1" "$B $A $((AQP)) $((BQP)) $1" | sort
+	printf '%s\n' "$A $B $((BQP)) $((AQP)) $1" "$B $A $((AQP)) $((BQP)) $1" \
+		"$A6 $B6 $((BQP6)) $((AQP6)) $1" "$B6 $A6 $((AQP6)) $((BQP6)) $1" |
+		sort
 }
 # cached ct|expect: RoCE conntracks or expectations in r2's conntrackd's
 # external cache.
@@ -190,22 +220,24 @@ check "topology: r1 and r2 with the helper, conntrackd on both" setup
 
 # Test the connection through r1.
 handshake() { send "$a" req && send "$b" rep && send "$a" rtu; }
-check "RDMA CM handshake a -> b through r1" handshake
-check "... r1 learned the pair" is "$(entries "$r1" | tr '\n' ';')" \
+check "RDMA CM handshakes a -> b through r1, IPv4 and IPv6" handshake
+check "... r1 learned the pairs" is "$(entries "$r1" | tr '\n' ';')" \
 	"$(pair learned | tr '\n' ';')"
 for n in 0 1; do
 	check "round $n through r1: a's SEND, b's ACK" round $n
 done
 check "... both reached" is "$(got "$b" $BQP) $(got "$a" $AQP)" "2 2"
+check "... over IPv6 too" is "$(got "$b" $BQP6) $(got "$a" $AQP6)" "2 2"
 check "a managed entry on r1 only, for a's second address" on "$r1" qp add \
 	src $A2 dst $B dqpn 0x77 sqpn 0x78
 check "... its packet passes r1" send "$a" managed
 check "... b received it" is "$(got "$b" 0x77)" 1
-# The REQ's flow (the master), both data flows, the managed entry's flow.
+# The REQs' flows (the masters), both data flows of each family, the
+# managed entry's flow.
 check "r2's conntrackd holds r1's RoCE conntracks" \
-	busywait 20000 eval '[ "$(cached ct)" -ge 4 ]'
+	busywait 20000 eval '[ "$(cached ct)" -ge 7 ]'
 check "... and r1's expectations" busywait 20000 eval \
-	'[ "$(cached expect)" -ge 2 ]'
+	'[ "$(cached expect)" -ge 4 ]'
 
 # Test a connection that outlives r1's UDP timeout (10 s here) before the
 # failover: its copies for r2 must not have expired meanwhile.
@@ -218,8 +250,8 @@ keepalive() {
 	done
 }
 check "15 s of traffic through r1, past the UDP timeout" keepalive
-check "... r2's conntrackd still holds the connection's flows" \
-	test "$(cached ct)" -ge 4
+check "... r2's conntrackd still holds the connections' flows" \
+	test "$(cached ct)" -ge 7
 check "... r2's kernel none of them" is "$(roce_cts "$r2")" 0
 check "r2 has no entries" is "$(entries "$r2")" ""
 
@@ -228,13 +260,17 @@ check "r2 has no entries" is "$(entries "$r2")" ""
 # to the kernel. Nothing of rocect's.
 b_before=$(got "$b" $BQP)
 a_before=$(got "$a" $AQP)
+b6_before=$(got "$b" $BQP6)
+a6_before=$(got "$a" $AQP6)
 ip -n "$a" route replace $B via 10.0.12.254
 ip -n "$b" route replace 10.0.1.0/24 via 10.0.22.254
+ip -n "$a" route replace $B6 via fd00:12::fe
+ip -n "$b" route replace fd00:1::/64 via fd00:22::fe
 start=$(date +%s%3N)
 check "failover: r2's conntrackd commits" \
 	ip netns exec "$r2" conntrackd -C "$tmp/conntrackd2.conf" -c
 check "... r2's kernel has the flows, helper roce" \
-	busywait 10000 eval '[ "$(roce_cts "$r2")" -ge 4 ]'
+	busywait 10000 eval '[ "$(roce_cts "$r2")" -ge 7 ]'
 ip netns exec "$r2" conntrack -L -p udp --dport 4791 2>/dev/null | sed 's/^/    r2: /'
 check "a packet from b in the reply direction of a's data flow" \
 	send "$b" reply-dir
@@ -252,17 +288,20 @@ for n in 2 3 4 5; do
 		send "$b" cnp
 done
 lost=$((8 - $(got "$b" $BQP) + b_before - $(got "$a" $AQP) + a_before))
+lost6=$((8 - $(got "$b" $BQP6) + b6_before - $(got "$a" $AQP6) + a6_before))
 check "... every packet after the failover went through r2" is "$lost" 0
+check "... over IPv6 too" is "$lost6" 0
 check "... the CNP too" is "$(got "$a" cnp)" 1
-check "... r2 adopted the two data flows" is "$(stat "$r2" flow-adopted)" 2
+check "... r2 adopted the four data flows" is "$(stat "$r2" flow-adopted)" 4
 check "... and dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 1
-check "r2 recovered the QP pair, both directions" \
+check "r2 recovered the QP pairs, both directions" \
 	is "$(entries "$r2" | tr '\n' ';')" "$(pair recovered | tr '\n' ';')"
 check "... at the third response through r2" is "$recovered_round" 4
-check "... counted: qp-recovered 2" is "$(stat "$r2" qp-recovered)" 2
+check "... counted: qp-recovered 4" is "$(stat "$r2" qp-recovered)" 4
 on "$r2" qp show | sed 's/^/    r2# /'
-echo "    failover: 8 packets through r2, $lost lost; r2 had the pair after" \
-	"its round $recovered_round, ${recovered_after:-never} ms after the switch"
+echo "    failover: 2 x 8 packets through r2, $lost + $lost6 lost; r2 had the" \
+	"pairs after its round $recovered_round," \
+	"${recovered_after:-never} ms after the switch"
 check "a new flow of a to b's recovered QP passes" send "$a" new-flow
 check "... b received it" is "$(got "$b" $BQP)" $((b_before + 5))
 
@@ -281,6 +320,8 @@ check "... dropped, counted" is "$(stat "$r2" unknown-qp-dropped)" 4
 check "... but the adopted flows still pass" round 6
 check "... both directions" is \
 	"$(($(got "$b" $BQP) - b_before)) $(($(got "$a" $AQP) - a_before))" "6 5"
+check "... over IPv6 too" is \
+	"$(($(got "$b" $BQP6) - b6_before)) $(($(got "$a" $AQP6) - a6_before))" "5 5"
 check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 4
 
 cleanup_extra
