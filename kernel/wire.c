@@ -375,6 +375,12 @@ static __always_inline void put_ipv4(struct roce_pkt *pkt, const u8 *ip)
 	memset(pkt->daddr + 4, 0, 12);
 }
 
+/* The BTH's transport header version: rocect knows the layout of 0 only. */
+static __always_inline u8 bth_tver(const u8 *bth)
+{
+	return bth[1] & 0xf;
+}
+
 /* The UDP ports and the BTH (of version 0) that follows them. */
 static __always_inline void put_ports_bth(struct roce_pkt *pkt, const u8 *udp)
 {
@@ -420,7 +426,7 @@ parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
 	if (caplen < roce_off + ROCE_BTH_LEN)
 		return malformed(pkt, ROCE_MAL_CAPTURE);
 	/* The version first: nothing else is known of another one's layout. */
-	if (b[1] & 0xf)
+	if (bth_tver(b))
 		return malformed(pkt, ROCE_MAL_BTH_VERSION);
 	put_ports_bth(pkt, udp);
 
@@ -540,8 +546,7 @@ static __always_inline bool parse_ipv4_data(const u8 *ip, u32 pktlen,
 
 	/* Flags and offset (bytes 6 and 7) clear, protocol (byte 9) UDP. */
 	if (!op->plain || (get_unaligned_be32(ip + 6) & 0x3fff00ff) != 17 ||
-	    end > pktlen || ulen != end - 20 || tail + 8 > ulen ||
-	    (b[1] & 0xf))
+	    end > pktlen || ulen != end - 20 || tail + 8 > ulen || bth_tver(b))
 		return false;
 	pkt->malformed = ROCE_MAL_NONE;
 	pkt->family = 4;
