@@ -248,10 +248,11 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 	/* The flows of this connection are related to the CM conntrack. */
 	if (todo.reverse)
 		rocect_expect(rn, ct, ROCECT_EXP_REVERSE,
-			      &todo.passive, &todo.active, todo.permanent);
+			      &todo.passive, &todo.active,
+			      todo.permanent ? ROCECT_EXP_PERMANENT : 0);
 	if (todo.forward)
 		rocect_expect(rn, ct, ROCECT_EXP_FORWARD,
-			      &todo.active, &todo.passive, true);
+			      &todo.active, &todo.passive, ROCECT_EXP_PERMANENT);
 	if (todo.keepalive)
 		rocect_expect_keepalive(rn, ct, skb, &todo.active,
 					&todo.passive, !todo.sidr);

@@ -52,25 +52,82 @@ static struct nf_conn *expect_master(struct nf_conn *ct)
 }
 
 /*
- * Make room for @exp of @master; false if an expectation already does its
- * job. A REQ must not turn the permanent expectation of an established
- * connection between the same hosts into a one-shot one: the next flow
- * would use it up and the flows after it would not be related. One of
- * another master is removed, as @exp would clash with it (-EBUSY): that
- * happens when the CM flow of a REP outlives the one of its REQ.
+ * The flows an expectation from @src to @dst admits, as nf_ct_expect_init()
+ * would put them: UDP to @dport, any source port. Built on the stack, so
+ * that an expectation already in place costs no allocation.
  */
-static bool make_room(struct nf_conn *master, struct nf_conntrack_expect *exp)
+static void expected_tuple(struct nf_conntrack_tuple *t,
+			   const struct nf_conn *master,
+			   const union nf_inet_addr *src,
+			   const union nf_inet_addr *dst, __be16 dport)
+{
+	size_t len = nf_ct_l3num(master) == NFPROTO_IPV4 ?
+		     sizeof(src->ip) : sizeof(src->ip6);
+
+	memset(t, 0, sizeof(*t));
+	t->src.l3num = nf_ct_l3num(master);
+	memcpy(&t->src.u3, src, len);
+	memcpy(&t->dst.u3, dst, len);
+	t->dst.protonum = IPPROTO_UDP;
+	t->dst.u.udp.port = dport;
+}
+
+/* Jiffies until @exp expires: a timer's, or a 32-bit stamp's (Debian 6.1). */
+static long expect_left(const struct nf_conntrack_expect *exp)
+{
+#ifdef ROCECT_HAVE_EXP_TIMEOUT_STAMP
+	return (s32)(READ_ONCE(exp->timeout) - nfct_time_stamp);
+#else
+	return (long)(READ_ONCE(exp->timeout.expires) - jiffies);
+#endif
+}
+
+/*
+ * Does @old, found for the flows a new expectation of @master would admit,
+ * already do its job? A REQ must not turn the permanent expectation of an
+ * established connection between the same hosts into a one-shot one: the
+ * next flow would use it up and the flows after it would not be related.
+ * One of the same master and class good for more than half its timeout
+ * is kept too (a one-shot one only where a one-shot one is asked for),
+ * unless @flags asks for a renewal: replacing it would cost the
+ * expectation lock, a timer and an RCU free for nothing on every
+ * handshake between two hosts (an MPI job's thousands).
+ */
+static bool does_the_job(const struct nf_conntrack_expect *old,
+			 const struct nf_conn *master,
+			 enum rocect_expect_class class, unsigned int flags)
+{
+	bool old_permanent = old->flags & NF_CT_EXPECT_PERMANENT;
+	long half = rocect_expect_policy[class].timeout * HZ / 2;
+
+	if (old->class != class ||
+	    (!old_permanent && (flags & ROCECT_EXP_PERMANENT)))
+		return false;
+	if (old_permanent && !(flags & ROCECT_EXP_PERMANENT) &&
+	    live(old->master))
+		return true;
+	return !(flags & ROCECT_EXP_RENEW) && old->master == master &&
+	       expect_left(old) > half;
+}
+
+/*
+ * Make room for an expectation of @master for @tuple; false if one already
+ * does its job. One of another master is removed, as the new one would
+ * clash with it (-EBUSY): that happens when the CM flow of a REP outlives
+ * the one of its REQ.
+ */
+static bool make_room(struct nf_conn *master,
+		      const struct nf_conntrack_tuple *tuple,
+		      enum rocect_expect_class class, unsigned int flags)
 {
 	struct nf_conntrack_expect *old;
 	bool keep = false;
 
 	old = nf_ct_expect_find_get(nf_ct_net(master), nf_ct_zone(master),
-				    &exp->tuple);
+				    tuple);
 	if (!old)
 		return true;
-	if (!(exp->flags & NF_CT_EXPECT_PERMANENT) &&
-	    (old->flags & NF_CT_EXPECT_PERMANENT) &&
-	    old->class == exp->class && live(old->master))
+	if (does_the_job(old, master, class, flags))
 		keep = true;
 	else if (old->master != master)
 		nf_ct_unexpect_related(old);
@@ -86,8 +143,7 @@ static bool make_room(struct nf_conn *master, struct nf_conntrack_expect *exp)
  * @class: &enum rocect_expect_class
  * @src: sender of the expected flows
  * @dst: their receiver
- * @permanent: admit every such flow until the expectation times out, not
- *	only the first
+ * @flags: &enum rocect_expect_flags
  *
  * The expected conntracks get this helper: through exp->assign_helper
  * where the kernel has it (6.1.169 and later 6.1), else through exp->helper,
@@ -97,13 +153,19 @@ static bool make_room(struct nf_conn *master, struct nf_conntrack_expect *exp)
  */
 void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
-		   const union nf_inet_addr *dst, bool permanent)
+		   const union nf_inet_addr *dst, unsigned int flags)
 {
 	struct nf_conn *master = expect_master(ct);
 	__be16 dport = master->tuplehash[IP_CT_DIR_ORIGINAL].tuple.dst.u.udp.port;
 	struct nf_conntrack_expect *exp;
+	struct nf_conntrack_tuple tuple;
 	int err;
 
+	expected_tuple(&tuple, master, src, dst, dport);
+	if (!make_room(master, &tuple, class, flags)) {
+		rocect_stats_inc(rn, ROCECT_CTR_EXPECT_KEPT);
+		return;
+	}
 	exp = nf_ct_expect_alloc(master);
 	if (!exp) {
 		rocect_stats_inc(rn, ROCECT_CTR_EXPECT_FAILED);
@@ -111,10 +173,8 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 	}
 	nf_ct_expect_init(exp, class, nf_ct_l3num(master), src, dst,
 			  IPPROTO_UDP, NULL, &dport);
-	if (permanent)
+	if (flags & ROCECT_EXP_PERMANENT)
 		exp->flags |= NF_CT_EXPECT_PERMANENT;
-	if (!make_room(master, exp))
-		goto out;
 #ifdef ROCECT_HAVE_EXP_ASSIGN_HELPER
 	rcu_assign_pointer(exp->assign_helper,
 			   rcu_dereference(nfct_help(master)->helper));
@@ -122,7 +182,6 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 	err = nf_ct_expect_related(exp, 0);
 	rocect_stats_inc(rn, err ? ROCECT_CTR_EXPECT_FAILED :
 				   ROCECT_CTR_EXPECT_CREATED);
-out:
 	nf_ct_expect_put(exp);
 }
 
@@ -168,6 +227,7 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 	nf_ct_refresh(master, skb, idle + period);
 	if (reverse)
 		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
-			      true);
-	rocect_expect(rn, master, ROCECT_EXP_FORWARD, active, passive, true);
+			      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
+	rocect_expect(rn, master, ROCECT_EXP_FORWARD, active, passive,
+		      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
 }

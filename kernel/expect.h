@@ -18,11 +18,23 @@ enum rocect_expect_class {
 extern const struct nf_conntrack_expect_policy
 	rocect_expect_policy[ROCECT_EXP_CLASS_MAX + 1];
 
+/**
+ * enum rocect_expect_flags - how rocect_expect() sets an expectation up
+ * @ROCECT_EXP_PERMANENT: admit every such flow until the expectation times
+ *	out, not only the first
+ * @ROCECT_EXP_RENEW: replace one of the same master and class however
+ *	fresh it is: a keepalive's renewal, which must push the timeout out
+ */
+enum rocect_expect_flags {
+	ROCECT_EXP_PERMANENT	= 1 << 0,
+	ROCECT_EXP_RENEW	= 1 << 1,
+};
+
 struct rocect_net;
 
 void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
-		   const union nf_inet_addr *dst, bool permanent);
+		   const union nf_inet_addr *dst, unsigned int flags);
 void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 			     const struct sk_buff *skb,
 			     const union nf_inet_addr *active,

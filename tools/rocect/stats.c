@@ -95,6 +95,7 @@ static const struct {
 	{ ROCECT_A_STATS_LEARN_EVICTED, "learn-evicted" },
 	{ ROCECT_A_STATS_FLOW_ADOPTED, "flow-adopted" },
 	{ ROCECT_A_STATS_QP_RECOVERED, "qp-recovered" },
+	{ ROCECT_A_STATS_EXPECT_KEPT, "expect-kept" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -184,6 +184,7 @@ enum {
 	ROCECT_A_STATS_LEARN_EVICTED,	/* u64, host pairs' records taken over */
 	ROCECT_A_STATS_FLOW_ADOPTED,	/* u64, flows adopted from a peer firewall */
 	ROCECT_A_STATS_QP_RECOVERED,	/* u64, entries recovered from adopted flows */
+	ROCECT_A_STATS_EXPECT_KEPT,	/* u64, expectations already in place */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
