@@ -535,8 +535,8 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
  * which finds it the same or says why not. Writes what the general path
  * writes for such a packet.
  */
-static __always_inline bool parse_ipv4_data(const u8 *ip, u32 pktlen,
-					    struct roce_pkt *pkt)
+static __always_inline bool parse_ipv4_data(const u8 *__restrict ip, u32 pktlen,
+					    struct roce_pkt *__restrict pkt)
 {
 	const u8 *b = ip + 20 + 8;
 	const struct op_info *op = &op_info[b[0]];

@@ -151,6 +151,10 @@ stage_1k()
 		# goes through learning (a request: its host pair's slot).
 		r_helper learn on
 		BLAST_BASE=0x10000 blast learn-unknown "$round" 1000
+		# The baseline again: the round's variants are divided by the
+		# mean of the two, which brackets them (the emulator drifts).
+		r_conntrack
+		blast conntrack-end "$round" 1000
 	done
 }
 
@@ -172,10 +176,11 @@ stage_table()
 # flows; counts what r tracked of them.
 cm_run()
 {
-	local variant=$1 round=$2 mode=$3 out tracked
+	local variant=$1 round=$2 mode=$3 out tracked stats0
 
 	R qp flush >/dev/null
 	ip netns exec "$r" conntrack -F 2>/dev/null
+	stats0=$(R -j stats)
 	out=$(ip netns exec "$a" "$CM_BLAST" "$mode" 10.0.1.1 10.0.2.1 "$b" \
 		"$CM_COUNT" $((round * CM_COUNT)))
 	sleep 0.5
@@ -189,9 +194,12 @@ cm_run()
 	jq -cM --arg v "$variant" --argjson round "$round" \
 	   --argjson tracked "$tracked" \
 	   --argjson failed "$(rstat expect-failed)" \
-	   '{variant: $v, round: $round, handshakes, packets, sent, seconds,
+	   --argjson s0 "$stats0" --argjson s1 "$(R -j stats)" \
+	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
+	    {variant: $v, round: $round, handshakes, packets, sent, seconds,
 	     tracked: $tracked, rate: ($tracked / .seconds),
-	     expect_failed: $failed}' <<<"$out"
+	     expect_failed: $failed, expect_created: delta("expect-created"),
+	     expect_kept: delta("expect-kept")}' <<<"$out"
 }
 
 stage_cm()
@@ -224,25 +232,34 @@ stage_cnp_interval()
 		  cnps: [.[].cnps], packets: [.[].packets]}'
 }
 
-# profile VARIANT: where the guest's CPU time goes in one run of VARIANT
-# (perf, software clock: TCG has no PMU). One JSON line with the share of
-# samples under each data-path function, callees included; the top of the
-# flat profile (self time) goes to $PROFILE_DIR.
+# profile VARIANT [COMMAND...]: where the guest's CPU time goes in one run
+# of VARIANT (perf, software clock: TCG has no PMU), sent by COMMAND in a
+# (roce_blast to 1000 QPs from BLAST_BASE by default). One JSON line with
+# the share of samples under each data-path function, callees included;
+# the top of the flat profile (self time) goes to $PROFILE_DIR.
 profile()
 {
 	local variant=$1 data=/tmp/perf.data
+	shift
+	[ $# -gt 0 ] || set -- "$BLAST" -i veth0 -g "$RMAC" \
+		10.0.1.1 10.0.2.1 "$SECONDS_EACH" 1000 "${BLAST_BASE:-0x100}"
 
 	perf record -q -a -g -e cpu-clock -F 1999 -o "$data" -- \
-		ip netns exec "$a" "$BLAST" -i veth0 -g "$RMAC" \
-		10.0.1.1 10.0.2.1 "$SECONDS_EACH" 1000 >/dev/null 2>&1 || return
+		ip netns exec "$a" "$@" >/dev/null 2>&1 || return
 	perf report -q -i "$data" --no-children --sort sym --stdio -g none \
 		2>/dev/null | head -40 >"$PROFILE_DIR/profile-$(uname -r)-$variant.txt"
+	perf report -q -i "$data" --children --sort sym --stdio \
+		-g caller,0.5,callee,function,percent --percent-limit 2 \
+		2>/dev/null | head -2000 \
+		>"$PROFILE_DIR/profile-$(uname -r)-$variant-graph.txt"
 	perf report -q -i "$data" --children --sort sym --stdio -g none \
 		2>/dev/null | awk -v v="$variant" '
 		BEGIN { want["roce_help"]; want["roce_parse"]; want["rocect_qp_lookup"]
 			want["rocect_qp_account"]; want["rocect_stats_packet"]
 			want["nf_conntrack_in"]; want["nf_confirm"]; want["ipv4_confirm"]
-			want["nft_do_chain"]; want["ip_forward"]; want["packet_sendmsg"] }
+			want["nft_do_chain"]; want["ip_forward"]; want["packet_sendmsg"]
+			want["rocect_learn_packet"]; want["roce_icrc_verify"]
+			want["rocect_cm_packet"]; want["nf_ct_expect_related_report"] }
 		$4 in want { sub("%", "", $1); out = out sep "\"" $4 "\": " $1; sep = ", " }
 		END { printf "{\"variant\": \"profile-%s\", \"children_pct\": {%s}}\n", v, out }'
 	rm -f "$data"
@@ -258,6 +275,16 @@ stage_profile()
 	profile helper-1k
 	r_helper unknown-qp drop
 	profile strict
+	r_helper learn on
+	BLAST_BASE=0x10000 profile learn-unknown
+	R qp flush >/dev/null
+	r_helper
+	profile cm-helper "$CM_BLAST" handshake 10.0.1.1 10.0.2.1 "$b" \
+		"$CM_COUNT" 0
+	R qp flush >/dev/null
+	r_conntrack
+	profile cm-conntrack "$CM_BLAST" flows 10.0.1.1 10.0.2.1 "$b" \
+		"$CM_COUNT" "$CM_COUNT"
 }
 
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }

@@ -37,6 +37,19 @@ def paired(runs, num, den, f):
             if r['round'] in dens]
 
 
+def bracketed(runs, den):
+    """The baseline's runs, each with the mean pps of its round's run at the
+    start and, where the round has one, its run at the end (DEN-end): the
+    variants measured between them are divided by what the baseline did
+    around them, not only seconds before the first."""
+    ends = {r['round']: r for r in runs.get(den + '-end', [])}
+    out = []
+    for r in runs.get(den, []):
+        e = ends.get(r['round'])
+        out.append(dict(r, pps=(r['pps'] + e['pps']) / 2) if e else r)
+    return out
+
+
 def verdict(value, target, sense='>='):
     if target is None:
         return ''
@@ -70,6 +83,12 @@ def data_path(k, runs):
                k['variants'][name]['inspected'], k['variants'][name]['cnps']))
     print('  paired ratios (median of per-round quotients, spread):')
     pps = {}
+    runs = dict(runs)
+    if 'conntrack-end' in runs:
+        ratio_line(k, 'conntrack at round end / start',
+                   paired(runs, 'conntrack-end', 'conntrack',
+                          lambda e, s: e['pps'] / s['pps']), None)
+        runs['conntrack'] = bracketed(runs, 'conntrack')
     for label, num, den, target in RATIOS:
         values = paired(runs, num, den, lambda n, d: n['pps'] / d['pps'])
         if values:
@@ -108,6 +127,18 @@ def handshakes(k, runs):
     ratio_line(k, 'CM packets / new-flow packets', values, 0.8)
     failed = runs['cm-helper'][-1]['expect_failed']
     print('    expectations failed: %d' % failed)
+    # Counted by the helper, so as exact as the instruction counts: the
+    # expectation table's work per handshake between the same two hosts.
+    last = runs['cm-helper'][-1]
+    if 'expect_created' in last:
+        per = last['expect_created'] / last['handshakes']
+        k['expectations_per_handshake'] = dict(
+            created=last['expect_created'], kept=last['expect_kept'],
+            handshakes=last['handshakes'], per_handshake=per)
+        print('    expectations set up: %d for %d handshakes (%.4f each), '
+              '%d kept as they were'
+              % (last['expect_created'], last['handshakes'], per,
+                 last['expect_kept']))
 
 
 def cnp_interval(k, rec):
