@@ -72,12 +72,16 @@ tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
 	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast \
 	$(BUILD)/bin/wire_instr
 
-# Counted by callgrind on the kernel's own CRC code, not zlib's.
+# Counted by callgrind on the kernel's own CRC code, not zlib's, with the
+# code generation the kernel allows itself: no SSE, MMX or AVX registers.
+KERNEL_CODEGEN := -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx \
+	-mno-red-zone -fno-strict-aliasing
 $(BUILD)/bin/wire_instr: $(TOP)/tools/bench/wire_instr.c \
 		$(TOP)/tools/bench/crc32_slice8.c $(WIRE_SRCS) $(WIRE_HDRS) \
 		$(TOP)/kernel/cm_fsm.c $(TOP)/kernel/cm_fsm.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DROCECT_SLICE8_CRC32 $(filter %.c,$^) -lz -o $@
+	$(CC) $(USER_CFLAGS) $(KERNEL_CODEGEN) -DROCECT_SLICE8_CRC32 \
+		$(filter %.c,$^) -lz -o $@
 
 $(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast: $(BUILD)/bin/%: \
 		$(TOP)/tools/bench/%.c $(TOP)/tools/bench/blast.h $(WIRE_SRCS) $(WIRE_HDRS)

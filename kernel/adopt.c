@@ -93,7 +93,7 @@ bool rocect_flow_adopted(struct net *net, const struct sk_buff *skb,
 			 struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 			 const struct roce_pkt *pkt)
 {
-	u32 *flow = &rocect_ct_priv(ct)->flow, dqpn = pkt->bth.dest_qp;
+	u32 *flow = &rocect_ct_priv(ct)->flow, dqpn = roce_bth_dest_qp(&pkt->bth);
 
 	if (CTINFO2DIR(ctinfo) != IP_CT_DIR_ORIGINAL)
 		return false;

@@ -24,16 +24,18 @@ struct cm_todo {
 	union nf_inet_addr active, passive;
 };
 
-static void make_key(struct rocect_conn_key *k, const u8 *active,
-		     const u8 *passive, u32 comm_id, u16 zone, u8 family,
-		     bool sidr)
+/* The key of a message's connection; @from_passive: the passive side sent it. */
+static void make_key(struct rocect_conn_key *k, const struct roce_pkt *pkt,
+		     bool from_passive, u32 comm_id, u16 zone, bool sidr)
 {
+	const u8 *src = roce_pkt_saddr(pkt), *dst = roce_pkt_daddr(pkt);
+
 	memset(k, 0, sizeof(*k));
-	memcpy(&k->active, active, sizeof(k->active));
-	memcpy(&k->passive, passive, sizeof(k->passive));
+	roce_addr_widen(&k->active, from_passive ? dst : src, pkt->family);
+	roce_addr_widen(&k->passive, from_passive ? src : dst, pkt->family);
 	k->comm_id = comm_id;
 	k->zone = zone;
-	k->family = family;
+	k->family = pkt->family;
 	k->sidr = sidr;
 }
 
@@ -64,34 +66,28 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
 	switch (ev) {
 	case ROCE_CM_EV_REQ:
 	case ROCE_CM_EV_SIDR_REQ:
-		make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
-			 pkt->family, sidr);
+		make_key(k, pkt, false, cm->local_comm_id, zone, sidr);
 		return rocect_conn_lookup(rn, k);
 	case ROCE_CM_EV_RTU:
-		make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
-			 pkt->family, false);
+		make_key(k, pkt, false, cm->local_comm_id, zone, false);
 		conn = rocect_conn_lookup(rn, k);
 		return conn && ids_match(conn, cm->remote_comm_id) ? conn : NULL;
 	case ROCE_CM_EV_REP:
-		make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
-			 pkt->family, false);
+		make_key(k, pkt, true, cm->remote_comm_id, zone, false);
 		return rocect_conn_lookup(rn, k);
 	case ROCE_CM_EV_SIDR_REP_OK:
 	case ROCE_CM_EV_SIDR_REP_FAIL:
 		/* The request ID parses as the local communication ID. */
-		make_key(k, pkt->daddr, pkt->saddr, cm->local_comm_id, zone,
-			 pkt->family, true);
+		make_key(k, pkt, true, cm->local_comm_id, zone, true);
 		return rocect_conn_lookup(rn, k);
 	default:
 		break;
 	}
-	make_key(k, pkt->saddr, pkt->daddr, cm->local_comm_id, zone,
-		 pkt->family, false);
+	make_key(k, pkt, false, cm->local_comm_id, zone, false);
 	conn = rocect_conn_lookup(rn, k);
 	if (conn && ids_match(conn, cm->remote_comm_id))
 		return conn;
-	make_key(k, pkt->daddr, pkt->saddr, cm->remote_comm_id, zone,
-		 pkt->family, false);
+	make_key(k, pkt, true, cm->remote_comm_id, zone, false);
 	conn = rocect_conn_lookup(rn, k);
 	if (conn && ids_match(conn, cm->local_comm_id))
 		return conn;
@@ -137,12 +133,15 @@ static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt)
 {
 	const struct roce_cm *cm = &pkt->cm;
+	u8 saddr[16], daddr[16];
 
 	conn->service_id = cm->service_id;
 	if (cm->cma.valid) {
+		roce_addr_widen(saddr, roce_pkt_saddr(pkt), pkt->family);
+		roce_addr_widen(daddr, roce_pkt_daddr(pkt), pkt->family);
 		conn->cma_sport = cm->cma.src_port;
-		conn->cma_match = !memcmp(cm->cma.src, pkt->saddr, 16) &&
-				  !memcmp(cm->cma.dst, pkt->daddr, 16);
+		conn->cma_match = !memcmp(cm->cma.src, saddr, 16) &&
+				  !memcmp(cm->cma.dst, daddr, 16);
 	}
 	if (conn->sidr)
 		return;

@@ -154,10 +154,10 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	}
 	dest_qp = pkt->has_deth ? pkt->deth_src_qp : qp->sqpn;
 	/* Back the way the packet came, to the RoCE port its flow uses. */
-	port.sport = sport == ROCECT_CNP_SPORT_COPY ? pkt->sport : sport;
-	port.dport = pkt->dport;
+	port.sport = sport == ROCECT_CNP_SPORT_COPY ? roce_pkt_sport(pkt) : sport;
+	port.dport = roce_pkt_dport(pkt);
 	port.ifindex = skb->skb_iif;
-	if (!send_for(net, qp, dest_qp, &port, pkt->bth.pkey) &&
+	if (!send_for(net, qp, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
 	    rocect_cfg(c, cnp_clear_ce))
 		clear_ce(skb, pkt->family);
 }

@@ -66,14 +66,13 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
 		      const struct roce_pkt *pkt)
 {
-	key->dqpn = pkt->bth.dest_qp;
+	key->dqpn = roce_bth_dest_qp(&pkt->bth);
 	key->zone = nf_ct_zone(ct)->id;
 	key->family = pkt->family;
 	key->pad = 0;
-	/* wire.h stores IPv4 in the first four bytes, as nf_inet_addr does. */
-	BUILD_BUG_ON(sizeof(key->saddr) != sizeof(pkt->saddr));
-	memcpy(&key->saddr, pkt->saddr, sizeof(key->saddr));
-	memcpy(&key->daddr, pkt->daddr, sizeof(key->daddr));
+	BUILD_BUG_ON(sizeof(key->saddr) != 16);
+	roce_addr_widen(&key->saddr, roce_pkt_saddr(pkt), pkt->family);
+	roce_addr_widen(&key->daddr, roce_pkt_daddr(pkt), pkt->family);
 }
 
 /*
@@ -106,7 +105,7 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 	bool agrees = qp->inferred_from == pkt->class;
 
 	if (strict(rn)) {
-		if (INET_ECN_is_ce(pkt->tos))
+		if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 			rocect_cnp_ce(net, skb, NULL, pkt);
 		if (!adopted(net, rn, skb, ct, ctinfo, pkt))
 			return policy_verdict(rn, skb, ct,
@@ -116,7 +115,7 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 		rocect_learn_packet(net, rn, key, pkt, true);
 		return NF_ACCEPT;
 	}
-	if (INET_ECN_is_ce(pkt->tos))
+	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
 	rocect_qp_account(qp, pkt->len);
 	if (!agrees && rocect_cfg(&rn->config, learn))
@@ -143,7 +142,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
 		return account_inferred(net, rn, skb, ct, ctinfo, qp, &key,
 					pkt);
-	if (INET_ECN_is_ce(pkt->tos))
+	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(net, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);

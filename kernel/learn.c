@@ -267,8 +267,8 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	struct learn_hosts_key k;
 	struct learn_record *r;
 	struct learn_set *set;
+	u32 psn = roce_bth_psn(&pkt->bth), x;
 	struct rocect_events ev;
-	u32 x;
 
 	if (!l)
 		return;
@@ -294,7 +294,7 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 		spin_lock_bh(&set->lock);
 		r = record_get(rn, set, &k);
 		r->last = jiffies;
-		roce_pair_request(&r->hosts, key->dqpn, pkt->bth.psn, r->last);
+		roce_pair_request(&r->hosts, key->dqpn, psn, r->last);
 		spin_unlock_bh(&set->lock);
 		return;
 	}
@@ -304,7 +304,7 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	r = record_find(set, &k);
 	res = !r ? ROCE_PAIR_NONE :
 	      roce_pair_response(&r->hosts, pkt->bth.opcode, key->dqpn,
-				 pkt->bth.psn, jiffies, LEARN_MAX_AGE, &x);
+				 psn, jiffies, LEARN_MAX_AGE, &x);
 	spin_unlock_bh(&set->lock);
 	if (res == ROCE_PAIR_AMBIGUOUS)
 		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);

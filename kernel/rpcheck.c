@@ -24,7 +24,7 @@ static bool rp_ok4(struct net *net, const struct net_device *dev,
 	};
 	struct fib_result res;
 
-	memcpy(&fl4.daddr, pkt->saddr, sizeof(fl4.daddr));
+	memcpy(&fl4.daddr, roce_pkt_saddr(pkt), sizeof(fl4.daddr));
 	if (fib_lookup(net, &fl4, &res, FIB_LOOKUP_IGNORE_LINKSTATE))
 		return false;
 	if (res.type == RTN_LOCAL)
@@ -44,7 +44,7 @@ static bool rp_ok6(struct net *net, const struct net_device *dev,
 	struct rt6_info *rt;
 	bool ok = false;
 
-	memcpy(&fl6.daddr, pkt->saddr, sizeof(fl6.daddr));
+	memcpy(&fl6.daddr, roce_pkt_saddr(pkt), sizeof(fl6.daddr));
 	type = ipv6_addr_type(&fl6.daddr);
 	if (type & IPV6_ADDR_LINKLOCAL)
 		flags |= RT6_LOOKUP_F_IFACE;

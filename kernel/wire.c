@@ -363,22 +363,10 @@ static enum roce_class parse_gsi(const u8 *ip, u32 caplen,
 	return pkt->class;
 }
 
-/* What an IPv4 header gives, addresses widened as nf_inet_addr has them. */
-static __always_inline void put_ipv4(struct roce_pkt *pkt, const u8 *ip)
-{
-	pkt->tos = ip[1];
-	pkt->ttl = ip[8];
-	pkt->flow_label = 0;
-	memcpy(pkt->saddr, ip + 12, 4);
-	memset(pkt->saddr + 4, 0, 12);
-	memcpy(pkt->daddr, ip + 16, 4);
-	memset(pkt->daddr + 4, 0, 12);
-}
-
 /* The BTH's transport header version: rocect knows the layout of 0 only. */
 static __always_inline u8 bth_tver(const u8 *bth)
 {
-	return bth[1] & 0xf;
+	return bth[1] & ROCE_BTH_TVER_MASK;
 }
 
 /* The UDP ports and the BTH (of version 0) that follows them. */
@@ -387,15 +375,9 @@ static __always_inline void put_ports_bth(struct roce_pkt *pkt, const u8 *udp)
 	const u8 *b = udp + 8;
 	struct roce_bth *bth = &pkt->bth;
 
-	pkt->sport = get_unaligned_be16(udp);
-	pkt->dport = get_unaligned_be16(udp + 2);
-	bth->opcode = b[0];
-	bth->flags = b[1];
-	bth->pkey = get_unaligned_be16(b + 2);
-	bth->ecn = b[4];
-	bth->dest_qp = get_unaligned_be32(b + 4) & ROCE_QPN_MASK;
-	bth->ack = b[8];
-	bth->psn = get_unaligned_be32(b + 8) & ROCE_QPN_MASK;
+	memcpy(&pkt->sport, udp, sizeof(pkt->sport));
+	memcpy(&pkt->dport, udp + 2, sizeof(pkt->dport));
+	memcpy(bth, b, ROCE_BTH_LEN);
 }
 
 /* The UDP header, the BTH and the opcode's extension headers. */
@@ -439,7 +421,7 @@ parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
 		return pkt->class;
 	}
 	pkt->class = op->class;
-	tail = ROCE_BTH_LEN + op->ext_len + bth->pad_count + ROCE_ICRC_LEN;
+	tail = ROCE_BTH_LEN + op->ext_len + roce_bth_pad_count(bth) + ROCE_ICRC_LEN;
 	if (tail > roce_len)
 		return malformed(pkt, ROCE_MAL_EXT_TRUNCATED);
 	pkt->payload_off = roce_off + ROCE_BTH_LEN + op->ext_len;
@@ -458,9 +440,9 @@ parse_l4(const u8 *ip, u32 caplen, u32 l4_off,
 		pkt->deth_src_qp = get_be24(deth + 5);
 	}
 	if (pkt->class == ROCE_CLASS_CNP &&
-	    pkt->payload_len + bth->pad_count != ROCE_CNP_PAYLOAD_LEN)
+	    pkt->payload_len + roce_bth_pad_count(bth) != ROCE_CNP_PAYLOAD_LEN)
 		return malformed(pkt, ROCE_MAL_CNP_LEN);
-	if (pkt->class == ROCE_CLASS_UD && bth->dest_qp == ROCE_GSI_QPN)
+	if (pkt->class == ROCE_CLASS_UD && roce_bth_dest_qp(bth) == ROCE_GSI_QPN)
 		return parse_gsi(ip, caplen, pkt);
 	return pkt->class;
 }
@@ -474,15 +456,11 @@ static bool ipv6_walkable(u8 nexthdr)
 static enum roce_class parse_ipv6(const u8 *ip, u32 caplen, u32 pktlen,
 				  struct roce_pkt *pkt)
 {
-	u32 word = get_unaligned_be32(ip), off = 40, end;
+	u32 off = 40, end;
 	u8 nexthdr = ip[6];
 	int n;
 
-	pkt->tos = (word >> 20) & 0xff;
-	pkt->flow_label = word & 0xfffff;
-	pkt->ttl = ip[7];
-	memcpy(pkt->saddr, ip + 8, 16);
-	memcpy(pkt->daddr, ip + 24, 16);
+	memcpy(pkt->iph, ip, ROCE_IP6_HDR_LEN);
 	end = 40 + get_unaligned_be16(ip + 4);
 	/* A zero payload length (jumbogram) is not RoCE either. */
 	if (end == 40 || end > pktlen)
@@ -512,7 +490,7 @@ static enum roce_class parse_ipv4(const u8 *ip, u32 caplen, u32 pktlen,
 {
 	u32 ihl = (ip[0] & 0xf) * 4, end = get_unaligned_be16(ip + 2);
 
-	put_ipv4(pkt, ip);
+	memcpy(pkt->iph, ip, ROCE_IP4_HDR_LEN);
 	if (ihl < 20 || ihl > end)
 		return malformed(pkt, ROCE_MAL_IP_HEADER_LEN);
 	if (end > pktlen)
@@ -541,22 +519,26 @@ static __always_inline bool parse_ipv4_data(const u8 *__restrict ip, u32 pktlen,
 	const u8 *b = ip + 20 + 8;
 	const struct op_info *op = &op_info[b[0]];
 	u32 end = get_unaligned_be16(ip + 2), ulen = get_unaligned_be16(ip + 24);
-	u32 tail = ROCE_BTH_LEN + op->ext_len + ((b[1] >> 4) & 3) +
-		   ROCE_ICRC_LEN;
+	int payload_len;
 
 	/* Flags and offset (bytes 6 and 7) clear, protocol (byte 9) UDP. */
-	if (!op->plain || (get_unaligned_be32(ip + 6) & 0x3fff00ff) != 17 ||
-	    end > pktlen || ulen != end - 20 || tail + 8 > ulen || bth_tver(b))
+	if (bth_tver(b) || !op->plain ||
+	    (get_unaligned_be32(ip + 6) & 0x3fff00ff) != 17 ||
+	    end > pktlen || ulen != end - 20)
 		return false;
-	pkt->malformed = ROCE_MAL_NONE;
+	/* The opcode's extension headers and the pad, within the UDP payload. */
+	payload_len = (int)ulen - (8 + ROCE_BTH_LEN + ROCE_ICRC_LEN) - op->ext_len -
+		      ((b[1] >> 4) & 3);
+	if (payload_len < 0)
+		return false;
 	pkt->family = 4;
-	put_ipv4(pkt, ip);
+	pkt->has_deth = false;
 	pkt->l4_off = 20;
 	pkt->len = end;
-	pkt->has_deth = false;
+	memcpy(pkt->iph, ip, ROCE_IP4_HDR_LEN);
 	put_ports_bth(pkt, ip + 20);
 	pkt->payload_off = 20 + 8 + ROCE_BTH_LEN + op->ext_len;
-	pkt->payload_len = ulen - 8 - tail;
+	pkt->payload_len = payload_len;
 	pkt->class = op->class;
 	return true;
 }
@@ -576,7 +558,6 @@ static __always_inline bool parse_ipv4_data(const u8 *__restrict ip, u32 pktlen,
 enum roce_class roce_parse_general(const u8 *ip, u32 caplen, u32 pktlen,
 				   struct roce_pkt *pkt)
 {
-	pkt->malformed = ROCE_MAL_NONE;
 	pkt->family = 0;
 	if (caplen > pktlen)
 		caplen = pktlen;
@@ -625,10 +606,13 @@ enum roce_class roce_parse_general(const u8 *ip, u32 caplen, u32 pktlen,
 enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 			   struct roce_pkt *pkt)
 {
-	/* IPv4, IHL 5: the headers up to the BTH's end are captured. */
-	if (likely(caplen >= 20 + 8 + ROCE_BTH_LEN &&
-		   pktlen >= 20 + 8 + ROCE_BTH_LEN &&
-		   ip[0] == 0x45) && parse_ipv4_data(ip, pktlen, pkt))
+	/*
+	 * IPv4, IHL 5: the headers up to the BTH's end are captured. (The
+	 * packet is that long if the fast path takes it: it checks the IP
+	 * length against @pktlen, the UDP length against the IP length.)
+	 */
+	if (likely(caplen >= 20 + 8 + ROCE_BTH_LEN && ip[0] == 0x45) &&
+	    parse_ipv4_data(ip, pktlen, pkt))
 		return pkt->class;
 	return roce_parse_general(ip, caplen, pktlen, pkt);
 }

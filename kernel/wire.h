@@ -41,10 +41,16 @@ enum roce_opcode {
 	ROCE_OP_CNP			= 0x81,
 };
 
-/* BTH byte 4 */
+/* Bits of the BTH's bytes 1 (flags), 4 (FECN, BECN) and 8 (AckReq). */
 enum roce_bth_bits {
-	ROCE_BTH_FECN	= 0x80,
-	ROCE_BTH_BECN	= 0x40,
+	ROCE_BTH_SE		= 0x80,
+	ROCE_BTH_MIG_REQ	= 0x40,
+	ROCE_BTH_PAD_MASK	= 0x30,
+	ROCE_BTH_PAD_SHIFT	= 4,
+	ROCE_BTH_TVER_MASK	= 0x0f,
+	ROCE_BTH_FECN		= 0x80,
+	ROCE_BTH_BECN		= 0x40,
+	ROCE_BTH_ACK_REQ	= 0x80,
 };
 
 /* IP ECN codepoints (low two bits of TOS / traffic class). */
@@ -182,64 +188,74 @@ enum roce_rdma_cm {
 };
 
 /**
- * struct roce_bth - Base Transport Header fields
+ * struct roce_bth - a Base Transport Header, as it is on the wire
  * @opcode: opcode; the top three bits are the transport
- * @flags: BTH byte 1, of which:
- * @solicited: SE bit
- * @mig_req: MigReq bit
- * @pad_count: pad bytes before the ICRC
- * @tver: transport header version
+ * @flags: SE, MigReq, pad count and transport header version
  * @pkey: partition key
- * @ecn: BTH byte 4, of which:
- * @fecn: forward ECN bit
- * @becn: backward ECN bit (set in CNPs)
- * @dest_qp: destination queue pair number (24 bits)
- * @ack: BTH byte 8, of which:
- * @ack_req: AckReq bit
- * @psn: packet sequence number (24 bits)
+ * @qpn: FECN, BECN, six reserved bits and the destination QP
+ * @apsn: AckReq, seven reserved bits and the PSN
  *
- * The one-bit fields are views of the bytes they come in, as in struct
- * iphdr, so that parsing a BTH copies three bytes instead of unpacking
- * seven fields.
+ * Parsing copies it whole, in two loads, and the roce_bth_*() accessors
+ * decode the field a caller asks for, as rxe_hdr.h's do: most packets need
+ * only the destination QP.
  */
 struct roce_bth {
 	u8 opcode;
-	union {
-		u8 flags;
-		struct {
-#if defined(__LITTLE_ENDIAN_BITFIELD)
-			u8 tver:4, pad_count:2, mig_req:1, solicited:1;
-#elif defined(__BIG_ENDIAN_BITFIELD)
-			u8 solicited:1, mig_req:1, pad_count:2, tver:4;
-#else
-#error "byte order of bit fields unknown"
-#endif
-		};
-	};
-	u16 pkey;
-	union {
-		u8 ecn;
-		struct {
-#if defined(__LITTLE_ENDIAN_BITFIELD)
-			u8 ecn_resv:6, becn:1, fecn:1;
-#else
-			u8 fecn:1, becn:1, ecn_resv:6;
-#endif
-		};
-	};
-	union {
-		u8 ack;
-		struct {
-#if defined(__LITTLE_ENDIAN_BITFIELD)
-			u8 ack_resv:7, ack_req:1;
-#else
-			u8 ack_req:1, ack_resv:7;
-#endif
-		};
-	};
-	u32 dest_qp;
-	u32 psn;
+	u8 flags;
+	__be16 pkey;
+	__be32 qpn;
+	__be32 apsn;
 };
+
+static inline u32 roce_bth_dest_qp(const struct roce_bth *bth)
+{
+	return be32_to_cpu(bth->qpn) & ROCE_QPN_MASK;
+}
+
+static inline u32 roce_bth_psn(const struct roce_bth *bth)
+{
+	return be32_to_cpu(bth->apsn) & ROCE_QPN_MASK;
+}
+
+static inline u16 roce_bth_pkey(const struct roce_bth *bth)
+{
+	return be16_to_cpu(bth->pkey);
+}
+
+static inline u8 roce_bth_pad_count(const struct roce_bth *bth)
+{
+	return (bth->flags & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
+}
+
+static inline u8 roce_bth_tver(const struct roce_bth *bth)
+{
+	return bth->flags & ROCE_BTH_TVER_MASK;
+}
+
+static inline bool roce_bth_solicited(const struct roce_bth *bth)
+{
+	return bth->flags & ROCE_BTH_SE;
+}
+
+static inline bool roce_bth_mig_req(const struct roce_bth *bth)
+{
+	return bth->flags & ROCE_BTH_MIG_REQ;
+}
+
+static inline bool roce_bth_fecn(const struct roce_bth *bth)
+{
+	return be32_to_cpu(bth->qpn) >> 24 & ROCE_BTH_FECN;
+}
+
+static inline bool roce_bth_becn(const struct roce_bth *bth)
+{
+	return be32_to_cpu(bth->qpn) >> 24 & ROCE_BTH_BECN;
+}
+
+static inline bool roce_bth_ack_req(const struct roce_bth *bth)
+{
+	return be32_to_cpu(bth->apsn) >> 24 & ROCE_BTH_ACK_REQ;
+}
 
 /**
  * struct roce_cma_hdr - RDMA CM private-data header of REQ and SIDR_REQ
@@ -303,49 +319,121 @@ struct roce_cm {
 	struct roce_cma_hdr cma;
 };
 
+/* Where the fields rocect reads sit in the fixed IP headers. */
+enum roce_ip_offsets {
+	ROCE_IP4_TOS		= 1,
+	ROCE_IP4_TTL		= 8,
+	ROCE_IP4_SADDR		= 12,
+	ROCE_IP4_DADDR		= 16,
+	ROCE_IP4_HDR_LEN	= 20,
+	ROCE_IP6_HOP_LIMIT	= 7,
+	ROCE_IP6_SADDR		= 8,
+	ROCE_IP6_DADDR		= 24,
+	ROCE_IP6_HDR_LEN	= 40,
+};
+
 /**
  * struct roce_pkt - a parsed RoCEv2 packet
  * @family: 4 or 6
- * @tos: IPv4 TOS or IPv6 traffic class (DSCP << 2 | ECN)
- * @ttl: IPv4 TTL or IPv6 hop limit
- * @flow_label: IPv6 flow label (0 for IPv4)
- * @saddr: IP source address
- * @daddr: IP destination address
- * @len: IP packet length from the IP header (trailing link padding excluded)
- * @l4_off: offset of the UDP header from the IP header
- * @sport: UDP source port
- * @dport: UDP destination port
- * @bth: the BTH
  * @has_deth: a DETH follows (UD, RD)
- * @deth_qkey: DETH Q_Key (set only with @has_deth)
- * @deth_src_qp: DETH source QP (set only with @has_deth)
+ * @l4_off: offset of the UDP header from the IP header
+ * @len: IP packet length from the IP header (trailing link padding excluded)
+ * @iph: the IP header's fixed part as it came: 20 bytes for IPv4 (options
+ *	are not kept), 40 for IPv6; read through roce_pkt_tos() and the
+ *	other accessors
+ * @sport: UDP source port as it came; roce_pkt_sport() decodes it
+ * @dport: UDP destination port as it came; roce_pkt_dport() decodes it
+ * @bth: the BTH
  * @payload_off: offset of the payload (after all transport headers)
  * @payload_len: payload bytes, without pad and ICRC
  * @class: what the packet is
- * @malformed: why it is %ROCE_CLASS_MALFORMED, else %ROCE_MAL_NONE
+ * @malformed: why it is %ROCE_CLASS_MALFORMED (set only then)
+ * @deth_qkey: DETH Q_Key (set only with @has_deth)
+ * @deth_src_qp: DETH source QP (set only with @has_deth)
  * @cm: the CM message when @class is %ROCE_CLASS_CM
+ *
+ * The headers are kept as they came, not unpacked into fields: a data
+ * packet needs few of them, and those few are read where they are used.
+ * A copy, not a pointer into the packet, so that changing the packet (to
+ * clear CE) cannot leave the parse pointing into freed memory.
  */
 struct roce_pkt {
 	u8 family;
-	u8 tos;
-	u8 ttl;
-	u32 flow_label;
-	u8 saddr[16];
-	u8 daddr[16];
-	u32 len;
-	u16 l4_off;
-	u16 sport;
-	u16 dport;
-	struct roce_bth bth;
 	bool has_deth;
-	u32 deth_qkey;
-	u32 deth_src_qp;
+	u16 l4_off;
+	u32 len;
+	u8 iph[ROCE_IP6_HDR_LEN];
+	__be16 sport;
+	__be16 dport;
+	struct roce_bth bth;
 	u32 payload_off;
 	u32 payload_len;
 	enum roce_class class;
 	enum roce_malformed malformed;
+	u32 deth_qkey;
+	u32 deth_src_qp;
 	struct roce_cm cm;
 };
+
+/* IPv4 TOS or IPv6 traffic class: DSCP << 2 | ECN. */
+static inline u8 roce_pkt_tos(const struct roce_pkt *pkt)
+{
+	if (pkt->family == 4)
+		return pkt->iph[ROCE_IP4_TOS];
+	return (get_unaligned_be16(pkt->iph) >> 4) & 0xff;
+}
+
+/* IPv4 TTL or IPv6 hop limit. */
+static inline u8 roce_pkt_ttl(const struct roce_pkt *pkt)
+{
+	return pkt->iph[pkt->family == 4 ? ROCE_IP4_TTL : ROCE_IP6_HOP_LIMIT];
+}
+
+/* IPv6 flow label; 0 for IPv4. */
+static inline u32 roce_pkt_flow_label(const struct roce_pkt *pkt)
+{
+	if (pkt->family == 4)
+		return 0;
+	return get_unaligned_be32(pkt->iph) & 0xfffff;
+}
+
+/* The source address: 4 bytes for IPv4, 16 for IPv6. */
+static inline const u8 *roce_pkt_saddr(const struct roce_pkt *pkt)
+{
+	return pkt->iph + (pkt->family == 4 ? ROCE_IP4_SADDR : ROCE_IP6_SADDR);
+}
+
+/* The destination address: 4 bytes for IPv4, 16 for IPv6. */
+static inline const u8 *roce_pkt_daddr(const struct roce_pkt *pkt)
+{
+	return pkt->iph + (pkt->family == 4 ? ROCE_IP4_DADDR : ROCE_IP6_DADDR);
+}
+
+static inline u16 roce_pkt_sport(const struct roce_pkt *pkt)
+{
+	return be16_to_cpu(pkt->sport);
+}
+
+static inline u16 roce_pkt_dport(const struct roce_pkt *pkt)
+{
+	return be16_to_cpu(pkt->dport);
+}
+
+/**
+ * roce_addr_widen() - an address as struct nf_inet_addr holds it
+ * @dst: 16 bytes: an IPv4 address in the first four, the rest zero
+ * @addr: roce_pkt_saddr() or roce_pkt_daddr()
+ * @family: 4 or 6
+ */
+static inline void roce_addr_widen(void *dst, const u8 *addr, u8 family)
+{
+	if (family == 4) {
+		memcpy(dst, addr, 4);
+		memset((u8 *)dst + 4, 0, 12);
+	} else {
+		memcpy(dst, addr, 16);
+	}
+}
 
 enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 			   struct roce_pkt *pkt);

@@ -38,6 +38,10 @@ typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 
+#ifndef __force
+#define __force
+#endif
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -64,6 +68,16 @@ static inline void barrier(void)
 #define roce_swab64(x)	(x)
 #define roce_le32(x)	__builtin_bswap32(x)
 #endif
+
+static inline u16 be16_to_cpu(__be16 v)
+{
+	return roce_swab16((__force u16)v);
+}
+
+static inline u32 be32_to_cpu(__be32 v)
+{
+	return roce_swab32((__force u32)v);
+}
 
 static inline u16 get_unaligned_be16(const void *p)
 {

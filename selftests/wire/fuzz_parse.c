@@ -24,9 +24,6 @@ static void check_written(const struct roce_pkt *pkt)
 	if (has_deth > 1)
 		abort();
 	if ((pkt->family != 4 && pkt->family != 6) ||
-	    pkt->bth.dest_qp > ROCE_QPN_MASK || pkt->bth.psn > ROCE_QPN_MASK ||
-	    pkt->flow_label > 0xfffff ||
-	    (pkt->family == 4 && pkt->flow_label) ||
 	    (pkt->has_deth && pkt->deth_src_qp > ROCE_QPN_MASK) ||
 	    pkt->l4_off + 8 > pkt->len || pkt->payload_off > pkt->len)
 		abort();

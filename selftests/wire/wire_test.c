@@ -63,8 +63,10 @@ static void test_cnp_vector(void)
 
 	ok = true;
 	EXPECT(roce_parse(want, n, n, &pkt) == ROCE_CLASS_CNP);
-	EXPECT(pkt.bth.dest_qp == 0x118 && pkt.bth.becn && !pkt.bth.fecn);
-	EXPECT(pkt.tos == 0xc2 && pkt.ttl == 64 && pkt.sport == 0);
+	EXPECT(roce_bth_dest_qp(&pkt.bth) == 0x118 &&
+	       roce_bth_becn(&pkt.bth) && !roce_bth_fecn(&pkt.bth));
+	EXPECT(roce_pkt_tos(&pkt) == 0xc2 && roce_pkt_ttl(&pkt) == 64 &&
+	       roce_pkt_sport(&pkt) == 0);
 	EXPECT(roce_icrc_verify(want, pkt.l4_off, pkt.len));
 	EXPECT(roce_icrc_calc(want, pkt.l4_off, pkt.len) == 0x2a00fd82);
 	EXPECT(roce_cnp_build(got, ROCE_CNP_LEN_V4 - 1, &cp, NULL) == 0);
@@ -87,7 +89,8 @@ static void test_ip_udp(void)
 	EXPECT(roce_put_ip_udp(buf, 28 + ROCE_BTH_LEN + ROCE_ICRC_LEN, &h) == 28);
 	buf[28] = 0x04;			/* RC SEND only */
 	EXPECT(roce_parse(buf, 44, 44, &pkt) == ROCE_CLASS_RC);
-	EXPECT(pkt.tos == ROCE_ECN_CE && pkt.ttl == 9 && pkt.sport == 0xc001);
+	EXPECT(roce_pkt_tos(&pkt) == ROCE_ECN_CE && roce_pkt_ttl(&pkt) == 9 &&
+	       roce_pkt_sport(&pkt) == 0xc001);
 	EXPECT(roce_ip_fast_csum(buf, 5) == 0);
 	EXPECT(roce_put_ip_udp(buf, 27, &h) == 0);
 	h.family = 6;
@@ -107,11 +110,13 @@ static void test_uc_vector(void)
 	bool ok = true;
 
 	EXPECT(roce_parse(p, n, n, &pkt) == ROCE_CLASS_UC);
-	EXPECT(pkt.bth.opcode == 0x24 && pkt.bth.dest_qp == 0xd3);
-	EXPECT(pkt.bth.psn == 0xcf1710 && pkt.bth.pad_count == 2);
-	EXPECT(pkt.bth.mig_req && !pkt.bth.solicited);
+	EXPECT(pkt.bth.opcode == 0x24 && roce_bth_dest_qp(&pkt.bth) == 0xd3);
+	EXPECT(roce_bth_psn(&pkt.bth) == 0xcf1710 &&
+	       roce_bth_pad_count(&pkt.bth) == 2);
+	EXPECT(roce_bth_mig_req(&pkt.bth) && !roce_bth_solicited(&pkt.bth));
 	EXPECT(pkt.payload_len == 36 - 12 - 2 - 4);
-	EXPECT(pkt.sport == 0xc000 && pkt.dport == ROCE_UDP_PORT);
+	EXPECT(roce_pkt_sport(&pkt) == 0xc000 &&
+	       roce_pkt_dport(&pkt) == ROCE_UDP_PORT);
 	EXPECT(roce_icrc_calc(p, pkt.l4_off, pkt.len) == 0xf353f378);
 	EXPECT(roce_icrc_verify(p, pkt.l4_off, pkt.len));
 	EXPECT(roce_ip_fast_csum(p, 5) == 0);
@@ -512,7 +517,9 @@ static enum roce_malformed reason_of(const u8 *p, u32 n)
 {
 	struct roce_pkt pkt;
 
-	roce_parse(p, n, n, &pkt);
+	/* The reason is defined for a malformed packet only. */
+	if (roce_parse(p, n, n, &pkt) != ROCE_CLASS_MALFORMED)
+		return ROCE_MAL_NONE;
 	return pkt.malformed;
 }
 
@@ -952,7 +959,7 @@ static void test_ipv4_options(void)
 	bool ok = true;
 
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_RC);
-	EXPECT(pkt.l4_off == 28 && pkt.bth.dest_qp == 0x99);
+	EXPECT(pkt.l4_off == 28 && roce_bth_dest_qp(&pkt.bth) == 0x99);
 	EXPECT(roce_icrc_verify(buf, pkt.l4_off, pkt.len));
 	/* Link-layer padding after the IP packet is not part of it. */
 	memset(buf + n, 0, 10);
@@ -978,10 +985,12 @@ static void test_cnp_ipv6(void)
 	n = roce_cnp_build(buf, sizeof(buf), &cp, NULL);
 	EXPECT(n == ROCE_CNP_LEN_V6);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
-	EXPECT(pkt.family == 6 && pkt.tos == cp.ip.tos && pkt.ttl == 255);
-	EXPECT(pkt.flow_label == 0xabcde && pkt.sport == 0xd000);
-	EXPECT(pkt.bth.dest_qp == 0x123456 && pkt.bth.becn);
-	EXPECT(!memcmp(pkt.saddr, cp.ip.saddr, 16));
+	EXPECT(pkt.family == 6 && roce_pkt_tos(&pkt) == cp.ip.tos &&
+	       roce_pkt_ttl(&pkt) == 255);
+	EXPECT(roce_pkt_flow_label(&pkt) == 0xabcde &&
+	       roce_pkt_sport(&pkt) == 0xd000);
+	EXPECT(roce_bth_dest_qp(&pkt.bth) == 0x123456 && roce_bth_becn(&pkt.bth));
+	EXPECT(!memcmp(roce_pkt_saddr(&pkt), cp.ip.saddr, 16));
 	EXPECT(roce_icrc_verify(buf, 40, n));
 	/* UDP checksum: pseudo-header plus segment sums to 0xffff. */
 	for (i = 8; i < 40; i += 2)
@@ -1002,7 +1011,7 @@ static void test_cnp_ipv6(void)
 	n = roce_cnp_build(buf, sizeof(buf), &cp, NULL);
 	EXPECT(roce_parse(buf, n, n, &pkt) == ROCE_CLASS_CNP);
 	EXPECT(roce_ip_fast_csum(buf, 5) == 0);
-	EXPECT(pkt.tos == 0xc2 && get_unaligned_be16(buf + 6) == 0);
+	EXPECT(roce_pkt_tos(&pkt) == 0xc2 && get_unaligned_be16(buf + 6) == 0);
 	result(ok, "IPv4 CNP with DSCP 48/ECT(0): header checksum valid");
 }
 

@@ -205,7 +205,8 @@ static void dump(const u8 *buf, u32 len)
 
 	roce_parse(buf, len, len, &pkt);
 	printf("class=%s malformed=%s", roce_class_name(pkt.class),
-	       roce_malformed_name(pkt.malformed));
+	       roce_malformed_name(pkt.class == ROCE_CLASS_MALFORMED ?
+				   pkt.malformed : ROCE_MAL_NONE));
 	if (pkt.family == 4 || pkt.family == 6)
 		printf(" family=%u", pkt.family);
 	if (pkt.class == ROCE_CLASS_MALFORMED) {
@@ -213,19 +214,21 @@ static void dump(const u8 *buf, u32 len)
 		return;
 	}
 
-	printf(" tos=0x%02x ttl=%u", pkt.tos, pkt.ttl);
+	printf(" tos=0x%02x ttl=%u", roce_pkt_tos(&pkt), roce_pkt_ttl(&pkt));
 	if (pkt.family == 6)
-		printf(" flow=0x%05x", pkt.flow_label);
-	printf(" src=%s", addr_str(pkt.family, pkt.saddr, s, sizeof(s)));
-	printf(" dst=%s", addr_str(pkt.family, pkt.daddr, s, sizeof(s)));
-	printf(" len=%u sport=%u dport=%u", pkt.len, pkt.sport, pkt.dport);
+		printf(" flow=0x%05x", roce_pkt_flow_label(&pkt));
+	printf(" src=%s", addr_str(pkt.family, roce_pkt_saddr(&pkt), s, sizeof(s)));
+	printf(" dst=%s", addr_str(pkt.family, roce_pkt_daddr(&pkt), s, sizeof(s)));
+	printf(" len=%u sport=%u dport=%u", pkt.len, roce_pkt_sport(&pkt),
+	       roce_pkt_dport(&pkt));
 
 	bth = &pkt.bth;
 	printf(" opcode=0x%02x se=%d migreq=%d padcnt=%u tver=%u pkey=0x%04x",
-	       bth->opcode, bth->solicited, bth->mig_req, bth->pad_count,
-	       bth->tver, bth->pkey);
+	       bth->opcode, roce_bth_solicited(bth), roce_bth_mig_req(bth),
+	       roce_bth_pad_count(bth), roce_bth_tver(bth), roce_bth_pkey(bth));
 	printf(" fecn=%d becn=%d dqpn=0x%06x ackreq=%d psn=0x%06x",
-	       bth->fecn, bth->becn, bth->dest_qp, bth->ack_req, bth->psn);
+	       roce_bth_fecn(bth), roce_bth_becn(bth), roce_bth_dest_qp(bth),
+	       roce_bth_ack_req(bth), roce_bth_psn(bth));
 	if (pkt.has_deth)
 		printf(" deth_qkey=0x%08x deth_sqpn=0x%06x", pkt.deth_qkey,
 		       pkt.deth_src_qp);
