@@ -12,7 +12,8 @@
 # each run with its round's baseline. Stages:
 #   1k      no-conntrack, conntrack (no helper), helper, strict (unknown-qp
 #           drop), cnp (every packet CE, a CNP for each): 1000 QP entries;
-#           learn-unknown: learn on, packets to 1000 QPs without entries
+#           unknown: learn off, packets to 1000 QPs without entries
+#           learn-unknown: learn on, the same packets
 #   cm      CM handshakes (REQ, REP, RTU) through the helper against the
 #           same packets as new UDP flows through plain conntrack
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
@@ -147,6 +148,10 @@ stage_1k()
 		blast strict "$round" 1000
 		r_helper cnp on cnp-interval-us 1 cnp-max-rate 10000000
 		blast cnp "$round" 1000 ce
+		# The same packets to QPs without an entry, learn off: what
+		# learning adds is learn-unknown's cost over this one's.
+		r_helper
+		BLAST_BASE=0x10000 blast unknown "$round" 1000
 		# learn on, every packet to a QP without an entry: each one
 		# goes through learning (a request: its host pair's slot).
 		r_helper learn on

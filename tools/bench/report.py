@@ -20,6 +20,8 @@ RATIOS = [
     ('helper / conntrack', 'helper-1k', 'conntrack', 0.95),
     ('strict / conntrack', 'strict', 'conntrack', 0.95),
     ('learn on, unknown QPs / conntrack', 'learn-unknown', 'conntrack', 0.93),
+    ('learn off, unknown QPs / conntrack', 'unknown', 'conntrack', None),
+    ('learn on / learn off, unknown QPs', 'learn-unknown', 'unknown', None),
     ('helper / conntrack, 100k QPs', 'helper-100k', 'conntrack-100k', None),
     ('helper / conntrack, 1M QPs', 'helper-1M', 'conntrack-1M', None),
 ]
