@@ -144,18 +144,19 @@ stage_1k()
 		blast conntrack "$round" 1000
 		r_helper
 		blast helper-1k "$round" 1000
-		r_helper unknown-qp drop
-		blast strict "$round" 1000
-		r_helper cnp on cnp-interval-us 1 cnp-max-rate 10000000
-		blast cnp "$round" 1000 ce
 		# The same packets to QPs without an entry, learn off: what
 		# learning adds is learn-unknown's cost over this one's.
-		r_helper
 		BLAST_BASE=0x10000 blast unknown "$round" 1000
 		# learn on, every packet to a QP without an entry: each one
 		# goes through learning (a request: its host pair's slot).
 		r_helper learn on
 		BLAST_BASE=0x10000 blast learn-unknown "$round" 1000
+		r_helper unknown-qp drop
+		blast strict "$round" 1000
+		# CNPs last: what they leave behind (in a, in r's queues)
+		# falls on no variant but the closing baseline.
+		r_helper cnp on cnp-interval-us 1 cnp-max-rate 10000000
+		blast cnp "$round" 1000 ce
 		# The baseline again: the round's variants are divided by the
 		# mean of the two, which brackets them (the emulator drifts).
 		r_conntrack
