@@ -78,7 +78,8 @@ KERNEL_CODEGEN := -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx \
 	-mno-red-zone -fno-strict-aliasing
 $(BUILD)/bin/wire_instr: $(TOP)/tools/bench/wire_instr.c \
 		$(TOP)/tools/bench/crc32_slice8.c $(WIRE_SRCS) $(WIRE_HDRS) \
-		$(TOP)/kernel/cm_fsm.c $(TOP)/kernel/cm_fsm.h
+		$(TOP)/kernel/cm_fsm.c $(TOP)/kernel/cm_fsm.h \
+		$(TOP)/kernel/pair_infer.c $(TOP)/kernel/pair_infer.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(KERNEL_CODEGEN) -DROCECT_SLICE8_CRC32 \
 		$(filter %.c,$^) -lz -o $@

@@ -45,25 +45,41 @@ static bool is_read_response(u8 opcode)
  */
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 {
-	struct roce_pair_slot *s, *victim = NULL;
+	struct roce_pair_slot *s, *victim;
 	unsigned int i;
+	u32 oldest;
 	int d;
 
+	/*
+	 * The QP's slot first, then a victim: a flood of new QPs walks twice
+	 * with one test each, not once with the LRU's tests on every slot.
+	 */
 	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
 		s = &h->slot[i];
-		if (s->used && s->dqpn == dqpn) {
-			d = psn_diff(s->psn, psn);
-			/* A jump (a reused QP) starts the range afresh. */
-			if (d > ROCE_PAIR_BEHIND || d < -ROCE_PAIR_BEHIND)
-				s->first_psn = psn;
-			if (d < 0 || d > ROCE_PAIR_BEHIND)
-				s->psn = psn;
-			s->seen = now;
-			return;
-		}
-		if (!victim || (victim->used &&
-				(!s->used || now - s->seen > now - victim->seen)))
+		if (s->dqpn != dqpn || !s->used)
+			continue;
+		d = psn_diff(s->psn, psn);
+		/* A jump (a reused QP) starts the range afresh. */
+		if (d > ROCE_PAIR_BEHIND || d < -ROCE_PAIR_BEHIND)
+			s->first_psn = psn;
+		if (d < 0 || d > ROCE_PAIR_BEHIND)
+			s->psn = psn;
+		s->seen = now;
+		return;
+	}
+	/* The first free slot, else the least recently seen (first of equals). */
+	victim = &h->slot[0];
+	oldest = now - victim->seen;
+	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
+		s = &h->slot[i];
+		if (!s->used) {
 			victim = s;
+			break;
+		}
+		if (now - s->seen > oldest) {
+			victim = s;
+			oldest = now - s->seen;
+		}
 	}
 	if (victim->used)
 		h->evictions++;

@@ -7,6 +7,7 @@
  * and deleted through netlink; inferred ones are added by learn.c and
  * expire when idle.
  */
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
@@ -56,10 +57,27 @@ static int qp_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
 		(a[3] ^ b[3]) | (a[4] ^ b[4])) != 0;
 }
 
+/*
+ * An IPv4 key has three words that vary: one jhash round instead of the
+ * default's three over the whole key. Seeded per table like the default,
+ * so a sender cannot aim its keys at one bucket.
+ */
+static u32 qp_key_hash(const void *data, u32 len, u32 seed)
+{
+	const struct rocect_qp_key *k = data;
+
+	if (likely(k->family == 4))
+		return jhash_3words((__force u32)k->saddr.ip,
+				    (__force u32)k->daddr.ip, k->dqpn,
+				    seed ^ k->zone);
+	return jhash2(data, len / sizeof(u32), seed);
+}
+
 static const struct rhashtable_params qp_params = {
 	.head_offset = offsetof(struct rocect_qp, node),
 	.key_offset = offsetof(struct rocect_qp, key),
 	.key_len = sizeof(struct rocect_qp_key),
+	.hashfn = qp_key_hash,
 	.obj_cmpfn = qp_key_cmp,
 	.automatic_shrinking = true,
 };

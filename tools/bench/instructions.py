@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 OPS = ['baseline', 'data-parse', 'cm-parse', 'cm-step', 'cm-icrc', 'crc-64',
-       'icrc-64', 'icrc-1k', 'cnp-v4', 'cnp-v6']
+       'icrc-64', 'icrc-1k', 'cnp-v4', 'cnp-v6', 'learn-request']
 
 
 def count(binary, op, calls, tmp):

@@ -9,6 +9,7 @@
  *
  *   wire_instr OP N      OP: baseline data-parse cm-parse cm-step cm-icrc
  *                            crc-64 icrc-64 icrc-1k cnp-v4 cnp-v6
+ *                            learn-request
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "wire.h"
 #include "cm_fsm.h"
+#include "pair_infer.h"
 
 void crc32_slice8_init(void);
 
@@ -179,6 +181,17 @@ static NOINLINE void op_cnp_v4(unsigned int i)
 	sink += roce_cnp_build(cnp_buf, sizeof(cnp_buf), &cnp4, &cnp_crc);
 }
 
+/*
+ * learn on's worst case: a request to a QP that is not among the 8 its
+ * host pair remembers (1024 QPs in turn, as the guest's 1000 in learn-unknown).
+ */
+static struct roce_pair_hosts pair_hosts;
+
+static NOINLINE void op_learn_request(unsigned int i)
+{
+	roce_pair_request(&pair_hosts, 0x10000 + (i & 1023), i, i);
+}
+
 static NOINLINE void op_cnp_v6(unsigned int i)
 {
 	sink += roce_cnp_build(cnp_buf, sizeof(cnp_buf), &cnp6, &cnp_crc);
@@ -198,6 +211,7 @@ static const struct {
 	{ "icrc-1k", op_icrc_1k },
 	{ "cnp-v4", op_cnp_v4 },
 	{ "cnp-v6", op_cnp_v6 },
+	{ "learn-request", op_learn_request },
 };
 
 /* What is counted must also be right: the CRC, the classes, the CNP. */
