@@ -183,6 +183,7 @@ INSTRUCTIONS = [
     ('icrc-1k', 'ICRC of a 1 KiB packet', None, None),
     ('cnp-v4', 'build an IPv4 CNP incl. ICRC', 140, 140),
     ('cnp-v6', 'build an IPv6 CNP incl. ICRC', None, None),
+    ('learn-request', 'learn on: a request, 8 QPs busy', None, None),
 ]
 
 
@@ -208,8 +209,14 @@ def main():
     wire_file = sys.argv[3] if len(sys.argv) > 3 and '=' not in sys.argv[3] \
         else None
     guests = [a for a in sys.argv[3:] if '=' in a]
+    icount = os.environ.get('BENCH_ICOUNT', '')
+    # The guests' clock: with QEMU's icount a guest second is a fixed
+    # number of guest instructions, whatever else the host runs.
+    clock = ('instructions: QEMU icount, %d ns each' % (1 << int(icount))
+             if icount else 'wall clock')
     report = {'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
-              'commit': os.environ.get('BENCH_COMMIT', ''), 'kernels': {}}
+              'commit': os.environ.get('BENCH_COMMIT', ''),
+              'guest_clock': clock, 'kernels': {}}
     instructions(report, instr_file)
     if not wire_file:
         with open(out, 'w') as f:
@@ -237,8 +244,8 @@ def main():
                 else:
                     single[rec['variant']] = rec
         k = {'variants': {}, 'ratios': []}
-        print('\nkernel %s (guest under TCG: ratios matter, not absolutes)'
-              % kver)
+        print('\nkernel %s (guest under TCG, its clock %s: ratios matter, '
+              'not absolutes)' % (kver, clock))
         data_path(k, runs)
         handshakes(k, runs)
         if 'cnp-interval' in single:
