@@ -64,7 +64,7 @@ u32 roce_icrc_start(const u8 *ip, u32 l4_off)
  */
 u32 roce_icrc_update(u32 crc, const u8 *data, u32 len)
 {
-	return crc32_le(crc, data, len);
+	return roce_crc32_bulk(crc, data, len);
 }
 
 /**

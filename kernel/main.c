@@ -9,6 +9,7 @@
 #include <net/netfilter/nf_conntrack_helper.h>
 
 #include "config.h"
+#include "crc_accel.h"
 #include "cnp_xmit.h"
 #include "helper.h"
 #include "netlink.h"
@@ -33,10 +34,11 @@ static int __init rocect_init(void)
 	err = rocect_config_check_defaults();
 	if (err)
 		return err;
+	rocect_crc_accel_init();
 	rocect_cnp_xmit_init();
 	err = rocect_qp_init();
 	if (err)
-		return err;
+		goto err_crc;
 	err = rocect_conn_init();
 	if (err)
 		goto err_qp;
@@ -64,6 +66,8 @@ err_conn:
 	rocect_conn_exit();
 err_qp:
 	rocect_qp_exit();
+err_crc:
+	rocect_crc_accel_exit();
 	return err;
 }
 
@@ -75,6 +79,7 @@ static void __exit rocect_exit(void)
 	rocect_netns_exit();
 	rocect_conn_exit();
 	rocect_qp_exit();
+	rocect_crc_accel_exit();
 }
 
 module_init(rocect_init);

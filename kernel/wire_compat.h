@@ -24,6 +24,10 @@
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 
+#include "crc_accel.h"
+/* The ICRC's bulk: the crypto API's CRC-32 where the CPU has a fast one. */
+#define roce_crc32_bulk(crc, p, len)	rocect_crc32_bulk(crc, p, len)
+
 #else /* userspace */
 
 #include <linux/types.h>
@@ -153,6 +157,9 @@ static inline u32 crc32_le(u32 crc, const void *p, size_t len)
 	return ~(u32)crc32(~crc & 0xffffffffUL, p, len);
 }
 #endif
+
+/* In userspace the ICRC's bulk is crc32_le() as well. */
+#define roce_crc32_bulk(crc, p, len)	crc32_le(crc, p, len)
 
 static inline u32 roce_csum_add(u32 sum, const u8 *b, u32 len)
 {
