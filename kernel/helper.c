@@ -63,8 +63,8 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	return NF_DROP;
 }
 
-static void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
-		      const struct roce_pkt *pkt)
+static inline void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
+			     const struct roce_pkt *pkt)
 {
 	key->dqpn = roce_bth_dest_qp(&pkt->bth);
 	key->zone = nf_ct_zone(ct)->id;
@@ -134,7 +134,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 			enum ip_conntrack_info ctinfo,
 			const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key;
+	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
@@ -171,7 +171,7 @@ static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
 		     const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 		     const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key;
+	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
 
 	if (!strict(rn))

@@ -263,6 +263,27 @@ static bool ud_may_add(struct rocect_net *rn, const struct rocect_qp_key *key,
 	return !old || (adopted && old->origin == ROCECT_ORIGIN_INFERRED);
 }
 
+/*
+ * A UD packet names its source QP in its DETH: its entry, if it may have
+ * one. The namespace's lock only if the entry can be added: not for every
+ * packet of a flood at a key that has one.
+ */
+static void learn_ud(struct net *net, struct rocect_net *rn,
+		     const struct rocect_qp_key *key,
+		     const struct roce_pkt *pkt, bool adopted, u8 origin)
+{
+	struct rocect_events ev;
+
+	if (!pkt->has_deth || !ud_may_add(rn, key, adopted) ||
+	    !rocect_qp_inferred_room(rn, 1))
+		return;
+	rocect_net_lock(rn, &ev);
+	if (ud_may_add(rn, key, adopted))
+		rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
+				       pkt->class, origin);
+	rocect_net_unlock(rn, &ev);
+}
+
 /**
  * rocect_learn_packet() - learn from a data packet of a QP without an entry
  * @net: the namespace
@@ -284,27 +305,20 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	/* Pairs with the cmpxchg_release() of rocect_learn_enable(). */
 	struct rocect_learn *l = smp_load_acquire(&rn->learn);
 	enum roce_pair_result res;
-	struct learn_hosts_key k;
+	/*
+	 * Written whole by set_of(): not cleared on entry, for every packet,
+	 * by CONFIG_INIT_STACK_ALL_ZERO (nor the UD path's events, which
+	 * live in learn_ud()).
+	 */
+	struct learn_hosts_key k __uninitialized;
 	struct learn_record *r;
 	struct learn_set *set;
 	u32 psn = roce_bth_psn(&pkt->bth), x;
-	struct rocect_events ev;
 
 	if (!l)
 		return;
 	if (pkt->class == ROCE_CLASS_UD) {
-		/*
-		 * The namespace's lock only if the entry can be added: not
-		 * for every packet of a flood at a key that has one.
-		 */
-		if (!pkt->has_deth || !ud_may_add(rn, key, adopted) ||
-		    !rocect_qp_inferred_room(rn, 1))
-			return;
-		rocect_net_lock(rn, &ev);
-		if (ud_may_add(rn, key, adopted))
-			rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
-					       pkt->class, origin);
-		rocect_net_unlock(rn, &ev);
+		learn_ud(net, rn, key, pkt, adopted, origin);
 		return;
 	}
 	if (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_XRC)
