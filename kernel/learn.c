@@ -151,11 +151,13 @@ void rocect_learn_net_exit(struct rocect_net *rn)
 /*
  * The set of @pk's host pair: requests from its source to its destination
  * (@from_src), or from its destination to its source. @k is set to the
- * pair's key.
+ * pair's key. This and the two below run for every packet of a QP without
+ * an entry: inlined, not called, whatever gcc weighs.
  */
-static struct learn_set *set_of(struct rocect_learn *l,
-				const struct rocect_qp_key *pk, bool from_src,
-				struct learn_hosts_key *k)
+static __always_inline struct learn_set *set_of(struct rocect_learn *l,
+						const struct rocect_qp_key *pk,
+						bool from_src,
+						struct learn_hosts_key *k)
 {
 	u32 hash;
 
@@ -175,8 +177,8 @@ static struct learn_set *set_of(struct rocect_learn *l,
 	return &l->set[hash % LEARN_SETS];
 }
 
-static bool hosts_key_equal(const struct learn_hosts_key *x,
-			    const struct learn_hosts_key *y)
+static __always_inline bool hosts_key_equal(const struct learn_hosts_key *x,
+					    const struct learn_hosts_key *y)
 {
 	const u64 *a = (const u64 *)x, *b = (const u64 *)y;
 
@@ -186,8 +188,8 @@ static bool hosts_key_equal(const struct learn_hosts_key *x,
 }
 
 /* @k's record in @set, or NULL. Under @set->lock. */
-static struct learn_record *record_find(struct learn_set *set,
-					const struct learn_hosts_key *k)
+static __always_inline struct learn_record *
+record_find(struct learn_set *set, const struct learn_hosts_key *k)
 {
 	unsigned int i;
 

@@ -13,19 +13,6 @@ static int psn_diff(u32 a, u32 b)
 	return (int)((a - b) << 8) >> 8;
 }
 
-/**
- * roce_pair_is_response() - is this a responder's packet (RC or XRC)?
- * @opcode: BTH opcode
- *
- * Return: true for READ responses, ACK (and NAK) and ATOMIC ACK.
- */
-bool roce_pair_is_response(u8 opcode)
-{
-	u8 transport = opcode >> 5, op = opcode & 0x1f;
-
-	return (transport == 0 || transport == 5) && op >= 0x0d && op <= 0x12;
-}
-
 static bool is_read_response(u8 opcode)
 {
 	u8 op = opcode & 0x1f;

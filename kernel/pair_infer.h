@@ -86,7 +86,21 @@ enum roce_pair_result {
 	ROCE_PAIR_FOUND,
 };
 
-bool roce_pair_is_response(u8 opcode);
+/**
+ * roce_pair_is_response() - is this a responder's packet (RC or XRC)?
+ * @opcode: BTH opcode
+ *
+ * Inline: learn calls it for every packet of a QP without an entry.
+ *
+ * Return: true for READ responses, ACK (and NAK) and ATOMIC ACK.
+ */
+static inline bool roce_pair_is_response(u8 opcode)
+{
+	u8 transport = opcode >> 5, op = opcode & 0x1f;
+
+	return (transport == 0 || transport == 5) && op >= 0x0d && op <= 0x12;
+}
+
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now);
 enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 					 u32 to_qpn, u32 psn, u32 now,
