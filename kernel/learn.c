@@ -35,16 +35,15 @@
  * @daddr: the responder
  * @zone: conntrack zone ID
  * @family: 4 or 6
- * @pad: zero
- * @pad2: zero: the key is compared as five u64 words
+ *
+ * Aligned to 8 bytes, as &struct rocect_qp_key is: the addresses are
+ * compared with a packet's key as two u64 words each.
  */
 struct learn_hosts_key {
 	union nf_inet_addr saddr;
 	union nf_inet_addr daddr;
 	u16 zone;
 	u8 family;
-	u8 pad;
-	u32 pad2;
 } __aligned(8);
 
 /**
@@ -149,65 +148,67 @@ void rocect_learn_net_exit(struct rocect_net *rn)
 }
 
 /*
- * The set of @pk's host pair: requests from its source to its destination
- * (@from_src), or from its destination to its source. @k is set to the
- * pair's key. This and the two below run for every packet of a QP without
- * an entry: inlined, not called, whatever gcc weighs.
+ * The set of the host pair @src to @dst in @pk's zone, @pk being a packet
+ * between them in either direction. This and the two below run for every
+ * packet of a QP without an entry: inlined, and no key built for it.
  */
 static __always_inline struct learn_set *set_of(struct rocect_learn *l,
-						const struct rocect_qp_key *pk,
-						bool from_src,
-						struct learn_hosts_key *k)
+						const union nf_inet_addr *src,
+						const union nf_inet_addr *dst,
+						const struct rocect_qp_key *pk)
 {
 	u32 hash;
 
-	k->saddr = from_src ? pk->saddr : pk->daddr;
-	k->daddr = from_src ? pk->daddr : pk->saddr;
-	k->zone = pk->zone;
-	k->family = pk->family;
-	k->pad = 0;
-	k->pad2 = 0;
 	/* IPv4: one jhash round over the words that vary (as in qp.c). */
-	if (likely(k->family == 4))
-		hash = jhash_3words((__force u32)k->saddr.ip,
-				    (__force u32)k->daddr.ip, k->zone, l->seed);
+	if (likely(pk->family == 4))
+		hash = jhash_3words((__force u32)src->ip, (__force u32)dst->ip,
+				    pk->zone, l->seed);
 	else
-		hash = jhash2((const u32 *)k, sizeof(*k) / sizeof(u32),
-			      l->seed);
+		hash = jhash2(src->all, 4,
+			      jhash2(dst->all, 4, l->seed ^ pk->zone));
 	return &l->set[hash % LEARN_SETS];
 }
 
-static __always_inline bool hosts_key_equal(const struct learn_hosts_key *x,
-					    const struct learn_hosts_key *y)
+/* Is @k the key of the host pair @src to @dst in @pk's zone? */
+static __always_inline bool hosts_key_is(const struct learn_hosts_key *k,
+					 const union nf_inet_addr *src,
+					 const union nf_inet_addr *dst,
+					 const struct rocect_qp_key *pk)
 {
-	const u64 *a = (const u64 *)x, *b = (const u64 *)y;
+	const u64 *ks = (const u64 *)&k->saddr, *kd = (const u64 *)&k->daddr;
+	const u64 *s = (const u64 *)src, *d = (const u64 *)dst;
 
-	BUILD_BUG_ON(sizeof(*x) != 5 * sizeof(u64));
-	return !((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) |
-		 (a[3] ^ b[3]) | (a[4] ^ b[4]));
+	return !((ks[0] ^ s[0]) | (ks[1] ^ s[1]) | (kd[0] ^ d[0]) |
+		 (kd[1] ^ d[1]) | (k->zone ^ pk->zone) |
+		 (k->family ^ pk->family));
 }
 
-/* @k's record in @set, or NULL. Under @set->lock. */
+/* The record of the host pair @src to @dst, or NULL. Under @set->lock. */
 static __always_inline struct learn_record *
-record_find(struct learn_set *set, const struct learn_hosts_key *k)
+record_find(struct learn_set *set, const union nf_inet_addr *src,
+	    const union nf_inet_addr *dst, const struct rocect_qp_key *pk)
 {
 	unsigned int i;
 
 	for (i = 0; i < LEARN_WAYS; i++)
-		if (set->rec[i].used && hosts_key_equal(&set->rec[i].key, k))
+		if (set->rec[i].used &&
+		    hosts_key_is(&set->rec[i].key, src, dst, pk))
 			return &set->rec[i];
 	return NULL;
 }
 
 /*
- * @k's record in @set, made if need be from a free one or the least
- * recently used (counted). Under @set->lock.
+ * The record of the host pair @src to @dst in @pk's zone, made if need be
+ * from a free one or the least recently used (counted). Under @set->lock.
  */
 static struct learn_record *record_get(struct rocect_net *rn,
 				       struct learn_set *set,
-				       const struct learn_hosts_key *k)
+				       const union nf_inet_addr *src,
+				       const union nf_inet_addr *dst,
+				       const struct rocect_qp_key *pk)
 {
-	struct learn_record *r = record_find(set, k), *old = &set->rec[0];
+	struct learn_record *r = record_find(set, src, dst, pk);
+	struct learn_record *old = &set->rec[0];
 	u32 now = jiffies;
 	unsigned int i;
 
@@ -225,7 +226,10 @@ static struct learn_record *record_get(struct rocect_net *rn,
 	if (old->used)
 		rocect_stats_inc(rn, ROCECT_CTR_LEARN_EVICTED);
 	memset(old, 0, sizeof(*old));
-	old->key = *k;
+	old->key.saddr = *src;
+	old->key.daddr = *dst;
+	old->key.zone = pk->zone;
+	old->key.family = pk->family;
 	old->used = true;
 	return old;
 }
@@ -268,11 +272,13 @@ static bool ud_may_add(struct rocect_net *rn, const struct rocect_qp_key *key,
 /*
  * A UD packet names its source QP in its DETH: its entry, if it may have
  * one. The namespace's lock only if the entry can be added: not for every
- * packet of a flood at a key that has one.
+ * packet of a flood at a key that has one. Not inlined, as
+ * learn_response(): the request path's frame needs no canary.
  */
-static void learn_ud(struct net *net, struct rocect_net *rn,
-		     const struct rocect_qp_key *key,
-		     const struct roce_pkt *pkt, bool adopted, u8 origin)
+static noinline void learn_ud(struct net *net, struct rocect_net *rn,
+			      const struct rocect_qp_key *key,
+			      const struct roce_pkt *pkt, bool adopted,
+			      u8 origin)
 {
 	struct rocect_events ev;
 
@@ -284,6 +290,34 @@ static void learn_ud(struct net *net, struct rocect_net *rn,
 		rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
 				       pkt->class, origin);
 	rocect_net_unlock(rn, &ev);
+}
+
+/*
+ * A response from B to A (@key) answers A's requests to B: the pair it
+ * completes, if it does. Not inlined: the request path's frame then needs
+ * no stack canary for @x.
+ */
+static noinline void learn_response(struct net *net, struct rocect_net *rn,
+				    struct rocect_learn *l,
+				    const struct rocect_qp_key *key,
+				    const struct roce_pkt *pkt, u8 origin)
+{
+	struct learn_set *set = set_of(l, &key->daddr, &key->saddr, key);
+	enum roce_pair_result res = ROCE_PAIR_NONE;
+	struct learn_record *r;
+	u32 x;
+
+	spin_lock_bh(&set->lock);
+	r = record_find(set, &key->daddr, &key->saddr, key);
+	if (r)
+		res = roce_pair_response(&r->hosts, pkt->bth.opcode, key->dqpn,
+					 roce_bth_psn(&pkt->bth), jiffies,
+					 LEARN_MAX_AGE, &x);
+	spin_unlock_bh(&set->lock);
+	if (res == ROCE_PAIR_AMBIGUOUS)
+		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
+	else if (res == ROCE_PAIR_FOUND)
+		add_pair(net, rn, key, x, pkt->class, origin);
 }
 
 /**
@@ -306,16 +340,8 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	u8 origin = adopted ? ROCECT_ORIGIN_RECOVERED : ROCECT_ORIGIN_INFERRED;
 	/* Pairs with the cmpxchg_release() of rocect_learn_enable(). */
 	struct rocect_learn *l = smp_load_acquire(&rn->learn);
-	enum roce_pair_result res;
-	/*
-	 * Written whole by set_of(): not cleared on entry, for every packet,
-	 * by CONFIG_INIT_STACK_ALL_ZERO (nor the UD path's events, which
-	 * live in learn_ud()).
-	 */
-	struct learn_hosts_key k __uninitialized;
 	struct learn_record *r;
 	struct learn_set *set;
-	u32 psn = roce_bth_psn(&pkt->bth), x;
 
 	if (!l)
 		return;
@@ -325,25 +351,16 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	}
 	if (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_XRC)
 		return;
-	if (!roce_pair_is_response(pkt->bth.opcode)) {
-		set = set_of(l, key, true, &k);
-		spin_lock_bh(&set->lock);
-		r = record_get(rn, set, &k);
-		r->last = jiffies;
-		roce_pair_request(&r->hosts, key->dqpn, psn, r->last);
-		spin_unlock_bh(&set->lock);
+	if (roce_pair_is_response(pkt->bth.opcode)) {
+		learn_response(net, rn, l, key, pkt, origin);
 		return;
 	}
-	/* A response from B to A answers A's requests to B. */
-	set = set_of(l, key, false, &k);
+	/* A request from A to B: A's requests to B. */
+	set = set_of(l, &key->saddr, &key->daddr, key);
 	spin_lock_bh(&set->lock);
-	r = record_find(set, &k);
-	res = !r ? ROCE_PAIR_NONE :
-	      roce_pair_response(&r->hosts, pkt->bth.opcode, key->dqpn,
-				 psn, jiffies, LEARN_MAX_AGE, &x);
+	r = record_get(rn, set, &key->saddr, &key->daddr, key);
+	r->last = jiffies;
+	roce_pair_request(&r->hosts, key->dqpn, roce_bth_psn(&pkt->bth),
+			  r->last);
 	spin_unlock_bh(&set->lock);
-	if (res == ROCE_PAIR_AMBIGUOUS)
-		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
-	else if (res == ROCE_PAIR_FOUND)
-		add_pair(net, rn, key, x, pkt->class, origin);
 }

@@ -32,8 +32,8 @@ static bool is_read_response(u8 opcode)
  */
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 {
-	struct roce_pair_slot *s, *victim;
-	unsigned int i;
+	struct roce_pair_slot *s;
+	unsigned int i, v;
 	u32 oldest;
 	int d;
 
@@ -43,7 +43,7 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 	 */
 	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
 		s = &h->slot[i];
-		if (s->dqpn != dqpn || !s->used)
+		if (s->dqpn != dqpn || !(h->used & (1u << i)))
 			continue;
 		d = psn_diff(s->psn, psn);
 		/* A jump (a reused QP) starts the range afresh. */
@@ -55,27 +55,29 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 		return;
 	}
 	/* The first free slot, else the least recently seen (first of equals). */
-	victim = &h->slot[0];
-	oldest = now - victim->seen;
-	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
-		s = &h->slot[i];
-		if (!s->used) {
-			victim = s;
-			break;
+	if (h->used != ROCE_PAIR_ALL_USED) {
+		v = __builtin_ctz(~h->used);
+	} else {
+		v = 0;
+		oldest = now - h->slot[0].seen;
+		for (i = 1; i < ROCE_PAIR_SLOTS; i++) {
+			if (now - h->slot[i].seen > oldest) {
+				v = i;
+				oldest = now - h->slot[i].seen;
+			}
 		}
-		if (now - s->seen > oldest) {
-			victim = s;
-			oldest = now - s->seen;
-		}
-	}
-	if (victim->used)
 		h->evictions++;
-	memset(victim, 0, sizeof(*victim));
-	victim->used = 1;
-	victim->dqpn = dqpn;
-	victim->first_psn = psn;
-	victim->psn = psn;
-	victim->seen = now;
+	}
+	h->used |= 1u << v;
+	s = &h->slot[v];
+	s->dqpn = dqpn;
+	s->first_psn = psn;
+	s->psn = psn;
+	s->seen = now;
+	s->peer = 0;
+	s->last_psn = 0;
+	s->evict_gen = 0;
+	s->evidence = 0;
 }
 
 /*
@@ -116,16 +118,17 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 					 u32 max_age, u32 *dqpn)
 {
 	struct roce_pair_slot *s, *match = NULL;
-	unsigned int i;
+	unsigned int i, m = 0;
 
 	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
 		s = &h->slot[i];
-		if (!s->used || now - s->seen > max_age ||
+		if (!(h->used & (1u << i)) || now - s->seen > max_age ||
 		    !agrees(s, opcode, psn))
 			continue;
 		if (match)
 			return ROCE_PAIR_AMBIGUOUS;
 		match = s;
+		m = i;
 	}
 	if (!match)
 		return ROCE_PAIR_NONE;
@@ -151,6 +154,6 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 		return ROCE_PAIR_NONE;
 	}
 	*dqpn = match->dqpn;
-	match->used = 0;
+	h->used &= ~(1u << m);
 	return ROCE_PAIR_FOUND;
 }

@@ -26,6 +26,8 @@
 enum roce_pair_const {
 	/* QPs of one host pair that requests are remembered for. */
 	ROCE_PAIR_SLOTS		= 8,
+	/* &roce_pair_hosts.used with every slot taken (at most 32 slots). */
+	ROCE_PAIR_ALL_USED	= (1u << ROCE_PAIR_SLOTS) - 1,
 	/* Agreeing responses, with distinct PSNs, that make a pair. */
 	ROCE_PAIR_EVIDENCE	= 3,
 	/*
@@ -47,7 +49,6 @@ enum roce_pair_const {
  * @last_psn: the PSN of the last piece of evidence
  * @evict_gen: &roce_pair_hosts.evictions when the evidence began
  * @evidence: pieces of evidence for @peer
- * @used: the slot holds a QP
  */
 struct roce_pair_slot {
 	u32 dqpn;
@@ -58,7 +59,6 @@ struct roce_pair_slot {
 	u32 last_psn;
 	u32 evict_gen;
 	u8 evidence;
-	u8 used;
 };
 
 /**
@@ -66,10 +66,13 @@ struct roce_pair_slot {
  *	another (one direction of a pair of addresses)
  * @slot: the QPs requests went to, least recently used replaced first
  * @evictions: slots given up for another QP
+ * @used: bit i set: slot i holds a QP (a mask, so that a flood of new QPs
+ *	finds a free slot, or none, in one test)
  */
 struct roce_pair_hosts {
 	struct roce_pair_slot slot[ROCE_PAIR_SLOTS];
 	u32 evictions;
+	u32 used;
 };
 
 /**
