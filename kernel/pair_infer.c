@@ -32,8 +32,7 @@ static bool is_read_response(u8 opcode)
  */
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 {
-	struct roce_pair_slot *s;
-	unsigned int i, v;
+	struct roce_pair_slot *s, *v, *end = h->slot + ROCE_PAIR_SLOTS;
 	u32 oldest;
 	int d;
 
@@ -41,9 +40,8 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 	 * The QP's slot first, then a victim: a flood of new QPs walks twice
 	 * with one test each, not once with the LRU's tests on every slot.
 	 */
-	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
-		s = &h->slot[i];
-		if (s->dqpn != dqpn || !(h->used & (1u << i)))
+	for (s = h->slot; s < end; s++) {
+		if (s->dqpn != dqpn || !(h->used & (1u << (s - h->slot))))
 			continue;
 		d = psn_diff(s->psn, psn);
 		/* A jump (a reused QP) starts the range afresh. */
@@ -56,28 +54,27 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 	}
 	/* The first free slot, else the least recently seen (first of equals). */
 	if (h->used != ROCE_PAIR_ALL_USED) {
-		v = __builtin_ctz(~h->used);
+		v = &h->slot[__builtin_ctz(~h->used)];
 	} else {
-		v = 0;
-		oldest = now - h->slot[0].seen;
-		for (i = 1; i < ROCE_PAIR_SLOTS; i++) {
-			if (now - h->slot[i].seen > oldest) {
-				v = i;
-				oldest = now - h->slot[i].seen;
+		v = h->slot;
+		oldest = now - v->seen;
+		for (s = h->slot + 1; s < end; s++) {
+			if (now - s->seen > oldest) {
+				v = s;
+				oldest = now - s->seen;
 			}
 		}
 		h->evictions++;
 	}
-	h->used |= 1u << v;
-	s = &h->slot[v];
-	s->dqpn = dqpn;
-	s->first_psn = psn;
-	s->psn = psn;
-	s->seen = now;
-	s->peer = 0;
-	s->last_psn = 0;
-	s->evict_gen = 0;
-	s->evidence = 0;
+	h->used |= 1u << (v - h->slot);
+	v->dqpn = dqpn;
+	v->first_psn = psn;
+	v->psn = psn;
+	v->seen = now;
+	v->peer = 0;
+	v->last_psn = 0;
+	v->evict_gen = 0;
+	v->evidence = 0;
 }
 
 /*
