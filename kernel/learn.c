@@ -96,6 +96,7 @@ int rocect_learn_enable(struct rocect_net *rn)
 	unsigned int i;
 
 	/* Pairs with the cmpxchg_release() below. */
+	BUILD_BUG_ON(ROCE_PAIR_SLOTS >= 32);	/* the taken slots' mask */
 	if (smp_load_acquire(&rn->learn))
 		return 0;
 	l = kvzalloc(sizeof(*l), GFP_KERNEL);
@@ -178,6 +179,8 @@ static __always_inline bool hosts_key_is(const struct learn_hosts_key *k,
 	const u64 *ks = (const u64 *)&k->saddr, *kd = (const u64 *)&k->daddr;
 	const u64 *s = (const u64 *)src, *d = (const u64 *)dst;
 
+	BUILD_BUG_ON(offsetof(struct rocect_qp_key, daddr) % 8 ||
+		     offsetof(struct learn_hosts_key, daddr) % 8);
 	return !((ks[0] ^ s[0]) | (ks[1] ^ s[1]) | (kd[0] ^ d[0]) |
 		 (kd[1] ^ d[1]) | (k->zone ^ pk->zone) |
 		 (k->family ^ pk->family));

@@ -26,7 +26,7 @@
 enum roce_pair_const {
 	/* QPs of one host pair that requests are remembered for. */
 	ROCE_PAIR_SLOTS		= 8,
-	/* &roce_pair_hosts.used with every slot taken (at most 32 slots). */
+	/* &roce_pair_hosts.used with every slot taken (fewer than 32 slots). */
 	ROCE_PAIR_ALL_USED	= (1u << ROCE_PAIR_SLOTS) - 1,
 	/* Agreeing responses, with distinct PSNs, that make a pair. */
 	ROCE_PAIR_EVIDENCE	= 3,
