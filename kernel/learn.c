@@ -95,8 +95,8 @@ int rocect_learn_enable(struct rocect_net *rn)
 	struct rocect_learn *l;
 	unsigned int i;
 
-	/* Pairs with the cmpxchg_release() below. */
 	BUILD_BUG_ON(ROCE_PAIR_SLOTS >= 32);	/* the taken slots' mask */
+	/* Pairs with the cmpxchg_release() below. */
 	if (smp_load_acquire(&rn->learn))
 		return 0;
 	l = kvzalloc(sizeof(*l), GFP_KERNEL);

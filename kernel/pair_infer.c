@@ -115,7 +115,7 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 					 u32 max_age, u32 *dqpn)
 {
 	struct roce_pair_slot *s, *match = NULL;
-	unsigned int i, m = 0;
+	unsigned int i;
 
 	for (i = 0; i < ROCE_PAIR_SLOTS; i++) {
 		s = &h->slot[i];
@@ -125,7 +125,6 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 		if (match)
 			return ROCE_PAIR_AMBIGUOUS;
 		match = s;
-		m = i;
 	}
 	if (!match)
 		return ROCE_PAIR_NONE;
@@ -151,6 +150,6 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 		return ROCE_PAIR_NONE;
 	}
 	*dqpn = match->dqpn;
-	h->used &= ~(1u << m);
+	h->used &= ~(1u << (match - h->slot));
 	return ROCE_PAIR_FOUND;
 }
