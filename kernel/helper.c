@@ -241,7 +241,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		return NF_ACCEPT;
 
 	roce_parse(ip, caplen, pktlen, &pkt);
-	rocect_stats_packet(rn, &pkt);
+	rocect_stats_packet(rn->stats, &pkt);
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
 		return track_cm(net, rn, skb, ct, ip, caplen, &pkt);

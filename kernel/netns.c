@@ -8,18 +8,7 @@
 #include "learn.h"
 #include "netns.h"
 
-static unsigned int rocect_net_id __read_mostly;
-
-/**
- * rocect_net() - rocect's state in a namespace
- * @net: the namespace
- *
- * Return: the state; valid while @net is alive.
- */
-struct rocect_net *rocect_net(const struct net *net)
-{
-	return net_generic(net, rocect_net_id);
-}
+unsigned int rocect_net_id __read_mostly;
 
 static int __net_init rocect_net_init(struct net *net)
 {

@@ -3,6 +3,7 @@
 #define _ROCECT_NETNS_H
 
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include <linux/spinlock.h>
 
@@ -40,7 +41,22 @@ struct rocect_net {
 };
 
 struct rocect_learn;
-struct rocect_net *rocect_net(const struct net *net);
+
+extern unsigned int rocect_net_id;
+
+/**
+ * rocect_net() - rocect's state in a namespace
+ * @net: the namespace
+ *
+ * Inline: the helper asks for it on every packet.
+ *
+ * Return: the state; valid while @net is alive.
+ */
+static inline struct rocect_net *rocect_net(const struct net *net)
+{
+	return net_generic(net, rocect_net_id);
+}
+
 int rocect_netns_init(void);
 void rocect_netns_exit(void);
 

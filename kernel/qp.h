@@ -3,6 +3,7 @@
 #define _ROCECT_QP_H
 
 #include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include <linux/netlink.h>
@@ -145,7 +146,24 @@ void rocect_qp_expire_inferred(struct net *net);
 u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp);
 int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
 unsigned int rocect_qp_flush(struct net *net, int origin);
-void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes);
+
+/**
+ * rocect_qp_account() - count a packet to this QP
+ * @qp: the entry
+ * @bytes: the packet's IP length
+ *
+ * Inline: the helper calls it for every packet of a known QP.
+ */
+static inline void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes)
+{
+	u32 now = jiffies;
+
+	atomic64_inc(&qp->packets);
+	atomic64_add(bytes, &qp->bytes);
+	/* Written at most once a tick: the line stays shared between CPUs. */
+	if (READ_ONCE(qp->last_seen) != now)
+		WRITE_ONCE(qp->last_seen, now);
+}
 
 /**
  * rocect_qp_from_traffic() - was the entry inferred from data packets?

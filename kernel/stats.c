@@ -6,23 +6,6 @@
 #include "netns.h"
 
 /**
- * rocect_stats_packet() - account one inspected packet
- * @rn: the namespace's state
- * @pkt: the parse result
- */
-void rocect_stats_packet(struct rocect_net *rn, const struct roce_pkt *pkt)
-{
-	struct rocect_stats __percpu *s = rn->stats;
-
-	this_cpu_inc(s->packets);
-	this_cpu_inc(s->class[pkt->class]);
-	if (pkt->class == ROCE_CLASS_MALFORMED)
-		this_cpu_inc(s->malformed[pkt->malformed]);
-	else if (pkt->class == ROCE_CLASS_CM)
-		this_cpu_inc(s->cm[pkt->cm.kind]);
-}
-
-/**
  * rocect_stats_inc() - count one event
  * @rn: the namespace's state
  * @ctr: which

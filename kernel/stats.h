@@ -33,7 +33,24 @@ struct rocect_stats {
 	u64 ctr[ROCECT_CTR_MAX];
 };
 
-void rocect_stats_packet(struct rocect_net *rn, const struct roce_pkt *pkt);
+/**
+ * rocect_stats_packet() - account one inspected packet
+ * @s: the namespace's counters (&rocect_net.stats)
+ * @pkt: the parse result
+ *
+ * Inline: the helper calls it for every packet.
+ */
+static inline void rocect_stats_packet(struct rocect_stats __percpu *s,
+				       const struct roce_pkt *pkt)
+{
+	this_cpu_inc(s->packets);
+	this_cpu_inc(s->class[pkt->class]);
+	if (pkt->class == ROCE_CLASS_MALFORMED)
+		this_cpu_inc(s->malformed[pkt->malformed]);
+	else if (pkt->class == ROCE_CLASS_CM)
+		this_cpu_inc(s->cm[pkt->cm.kind]);
+}
+
 void rocect_stats_inc(struct rocect_net *rn, enum rocect_counter ctr);
 void rocect_stats_sum(struct rocect_net *rn, struct rocect_stats *sum);
 void rocect_stats_reset(struct rocect_net *rn);
