@@ -202,17 +202,17 @@ record_find(struct learn_set *set, const union nf_inet_addr *src,
 
 /*
  * The record of the host pair @src to @dst in @pk's zone, made if need be
- * from a free one or the least recently used (counted). Under @set->lock.
+ * from a free one or the least recently used at @now (counted). Under
+ * @set->lock.
  */
 static struct learn_record *record_get(struct rocect_net *rn,
 				       struct learn_set *set,
 				       const union nf_inet_addr *src,
 				       const union nf_inet_addr *dst,
-				       const struct rocect_qp_key *pk)
+				       const struct rocect_qp_key *pk, u32 now)
 {
 	struct learn_record *r = record_find(set, src, dst, pk);
 	struct learn_record *old = &set->rec[0];
-	u32 now = jiffies;
 	unsigned int i;
 
 	if (r)
@@ -345,6 +345,7 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	struct rocect_learn *l = smp_load_acquire(&rn->learn);
 	struct learn_record *r;
 	struct learn_set *set;
+	u32 now;
 
 	if (!l)
 		return;
@@ -361,9 +362,9 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	/* A request from A to B: A's requests to B. */
 	set = set_of(l, &key->saddr, &key->daddr, key);
 	spin_lock_bh(&set->lock);
-	r = record_get(rn, set, &key->saddr, &key->daddr, key);
-	r->last = jiffies;
-	roce_pair_request(&r->hosts, key->dqpn, roce_bth_psn(&pkt->bth),
-			  r->last);
+	now = jiffies;
+	r = record_get(rn, set, &key->saddr, &key->daddr, key, now);
+	r->last = now;
+	roce_pair_request(&r->hosts, key->dqpn, roce_bth_psn(&pkt->bth), now);
 	spin_unlock_bh(&set->lock);
 }
