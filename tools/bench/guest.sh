@@ -261,7 +261,6 @@ profile()
 	perf report -q -i "$data" --children --sort sym --stdio -g none \
 		2>/dev/null | awk -v v="$variant" '
 		BEGIN { want["roce_help"]; want["roce_parse"]; want["rocect_qp_lookup"]
-			want["rocect_qp_account"]; want["rocect_stats_packet"]
 			want["nf_conntrack_in"]; want["nf_confirm"]; want["ipv4_confirm"]
 			want["nft_do_chain"]; want["ip_forward"]; want["packet_sendmsg"]
 			want["rocect_learn_packet"]; want["roce_icrc_verify"]
@@ -334,9 +333,11 @@ stage_memory()
 # (the rounds' one-step outliers under icount).
 pin_neigh()
 {
-	local ns=$1 ip=$2 peer=$3 dev=$4 mac
+	local ns=$1 ip=$2 peer=$3 dev=$4 pdev mac
 
-	mac=$(ip -n "$peer" -j -4 addr show to "$ip" | jq -r '.[0].address')
+	# "addr show" leaves the MAC out: the link of PEER's address has it.
+	pdev=$(ip -n "$peer" -j -4 addr show to "$ip" | jq -er '.[0].ifname')
+	mac=$(ip -n "$peer" -j link show dev "$pdev" | jq -er '.[0].address')
 	ip -n "$ns" neigh replace "$ip" lladdr "$mac" dev "$dev" nud permanent
 }
 
