@@ -325,20 +325,18 @@ stage_memory()
 	     "\"add_seconds\": $((t1 - t0))}"
 }
 
-# pin_neigh NS IP PEER DEV: NS's neighbour entry for PEER's IP, on DEV,
-# made permanent. Left to ARP, r's entry for b goes stale after 15-45 s
+# mac_of NS DEV: the link address of DEV in NS.
+mac_of() { ip -n "$1" -j link show dev "$2" | jq -er '.[0].address'; }
+
+# pin_neigh NS IP DEV MAC: NS's neighbour entry for IP on DEV made
+# permanent with MAC. Left to ARP, r's entry for b goes stale after 15-45 s
 # and stays in DELAY for the seconds until a probe confirms it: every
 # packet forwarded meanwhile takes the slow path (neigh_resolve_output),
 # about 90 instructions more, which moved whatever variant ran then by 1%
 # (the rounds' one-step outliers under icount).
 pin_neigh()
 {
-	local ns=$1 ip=$2 peer=$3 dev=$4 pdev mac
-
-	# "addr show" leaves the MAC out: the link of PEER's address has it.
-	pdev=$(ip -n "$peer" -j -4 addr show to "$ip" | jq -er '.[0].ifname')
-	mac=$(ip -n "$peer" -j link show dev "$pdev" | jq -er '.[0].address')
-	ip -n "$ns" neigh replace "$ip" lladdr "$mac" dev "$dev" nud permanent
+	ip -n "$1" neigh replace "$2" lladdr "$4" dev "$3" nud permanent
 }
 
 set -e
@@ -364,13 +362,13 @@ sysctl -qw net.netfilter.nf_conntrack_max=262144 2>/dev/null || true
 # time a packet takes (a second vCPU for the sender was tried: the sender
 # stayed the slower side, and TCG with two vCPUs on two host cores was far
 # noisier).
-RMAC=$(ip -n "$r" -j link show veth0 | jq -r '.[0].address')
+RMAC=$(mac_of "$r" veth0)
 ip netns exec "$a" ping -c1 -W5 10.0.2.1 >/dev/null
 # Every hop's neighbour entry stays put (see pin_neigh).
-pin_neigh "$r" 10.0.2.1 "$b" veth1
-pin_neigh "$r" 10.0.1.1 "$a" veth0
-pin_neigh "$a" 10.0.1.254 "$r" veth0
-pin_neigh "$b" 10.0.2.254 "$r" veth0
+pin_neigh "$r" 10.0.2.1 veth1 "$(mac_of "$b" veth0)"
+pin_neigh "$r" 10.0.1.1 veth0 "$(mac_of "$a" veth0)"
+pin_neigh "$a" 10.0.1.254 veth0 "$RMAC"
+pin_neigh "$b" 10.0.2.254 veth0 "$(mac_of "$r" veth1)"
 R config set max-qps 2000000 max-conns 1000000 >/dev/null
 set +e
 
