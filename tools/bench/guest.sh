@@ -109,7 +109,7 @@ blast()
 	   --argjson drops "$(drops_since "$drops0")" \
 	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
 	    {variant: $v, round: $round, qps: $qps, sent, received: $got,
-	     seconds, pps: ($got / .seconds), cnps: delta("cnp-sent"),
+	     seconds, pps: ($got / .seconds), slice_pps, cnps: delta("cnp-sent"),
 	     inspected: delta("packets"), backlog_drops: $drops}' \
 	   <<<"$out"
 }
@@ -165,7 +165,7 @@ stage_1k()
 }
 
 # stage_table NAME N: helper against conntrack with the N entries that
-# are in the table.
+# are in the table; the baseline brackets the helper's run, as in 1k.
 stage_table()
 {
 	local name=$1 n=$2 round
@@ -175,6 +175,8 @@ stage_table()
 		blast "conntrack-$name" "$round" "$n"
 		r_helper
 		blast "helper-$name" "$round" "$n"
+		r_conntrack
+		blast "conntrack-$name-end" "$round" "$n"
 	done
 }
 
