@@ -55,13 +55,15 @@ def bracketed(runs, den):
 def steady(run):
     """The run with its pps replaced by the 90th percentile of its
     quarter-second send rates: a busy host slows a wall-clock run in
-    stretches (never speeds it up), and the fastest slices are what the
-    guest does undisturbed. Runs without slices keep their pps."""
+    stretches, and this discounts one that covers part of a run (not one
+    that covers all of it). Runs without 4 slices keep their pps."""
     slices = run.get('slice_pps') or []
-    if len(slices) < 4:
+    if len(slices) < 4 or not run.get('sent'):
         return run
-    return dict(run, pps=statistics.quantiles(slices, n=10,
-                                              method='inclusive')[-1])
+    # The slices count packets sent; a run that lost some after the
+    # sender is credited only with its share received.
+    top = statistics.quantiles(slices, n=10, method='inclusive')[-1]
+    return dict(run, pps=top * run['received'] / run['sent'])
 
 
 def verdict(value, target, sense='>='):
@@ -74,7 +76,7 @@ def verdict(value, target, sense='>='):
 def ratio_line(k, label, values, target, sense='>='):
     s = spread(values)
     v = verdict(s['median'], target, sense)
-    print('  %-30s %7.3f  (%.3f-%.3f) %s'
+    print('  %-36s %7.3f  (%.3f-%.3f) %s'
           % (label, s['median'], s['min'], s['max'], v))
     k['ratios'].append(dict(s, name=label, target=target, sense=sense,
                             verdict=v.split()[-1] if v else None))
@@ -99,12 +101,15 @@ def data_path(k, runs, wall):
                k['variants'][name]['steady_median'],
                k['variants'][name]['inspected'], k['variants'][name]['cnps']))
     if wall:
-        # On the wall clock, each run counts by its undisturbed rate.
+        # On the wall clock, each run counts by its steady rate.
+        sliced = all(len(r.get('slice_pps') or []) >= 4
+                     for recs in runs.values() for r in recs if 'pps' in r)
         runs = {name: [steady(r) for r in recs]
                 for name, recs in runs.items()}
     print('  paired ratios (median of per-round quotients, spread%s):'
-          % ('; each run by its steady rate' if wall else ''))
-    pps = {}
+          % ('' if not wall else '; each run by its steady rate' if sliced
+             else '; by steady rates where a run has 4 slices or more'))
+    by_round = {}
     runs = dict(runs)
     for den in ('conntrack', 'conntrack-100k', 'conntrack-1M'):
         if den + '-end' not in runs:
@@ -116,13 +121,19 @@ def data_path(k, runs, wall):
     for label, num, den, target in RATIOS:
         values = paired(runs, num, den, lambda n, d: n['pps'] / d['pps'])
         if values:
-            pps[num] = ratio_line(k, label, values, target)
-    if 'helper-1M' in pps and 'helper-1k' in pps:
+            by_round[num] = paired(runs, num, den,
+                                   lambda n, d: (n['round'],
+                                                 n['pps'] / d['pps']))
+            ratio_line(k, label, values, target)
+    if 'helper-1M' in by_round and 'helper-1k' in by_round:
         # Each table size against its own conntrack baseline, then 1M
-        # against 1k: drift between the stages cancels out. Under icount
+        # against 1k, round by round: drift between the stages cancels
+        # out, and the spread shows how far the rounds agree. Under icount
         # a cache miss costs one instruction: only the wall clock judges.
+        at_1k = dict(by_round['helper-1k'])
         ratio_line(k, '1M QPs / 1k QPs' + ('' if wall else ', instructions'),
-                   [pps['helper-1M'] / pps['helper-1k']],
+                   [q / at_1k[r] for r, q in by_round['helper-1M']
+                    if r in at_1k],
                    0.90 if wall else None)
     # Every packet made a CNP: 1/pps_cnp = t_forward + t_cnp.
     values = paired(runs, 'helper-1k', 'cnp',

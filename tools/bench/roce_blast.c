@@ -6,13 +6,13 @@
  * entries; one UDP flow, so one conntrack. Optionally ECN CE. Built with the
  * wire library for a correct ICRC. At most 4096 distinct packets are built
  * beforehand, so the sender costs the same whatever QPNS is; beyond 4096,
- * their QPNs are spread evenly over the range. Prints packets sent and
- * seconds as JSON. -e marks every packet ECN CE. With -i and -g, packets
- * leave through a packet socket on IFACE, to the next hop's MAC, instead
- * of through the IP stack: the sender then costs less than the router.
- * Also prints the send rate of every quarter second ("slice_pps"): on a
- * busy host a run is slowed in stretches, and its fastest slices show
- * what the router does undisturbed.
+ * their QPNs are spread evenly over the range. Sends for SECONDS (at most
+ * 3600), then prints packets sent and seconds as JSON, with the send rate
+ * of every quarter second ("slice_pps"): on a busy host a run is slowed
+ * in stretches, which its slices show. -e marks every packet ECN CE. With
+ * -i and -g, packets leave through a packet socket on IFACE, to the next
+ * hop's MAC, instead of through the IP stack: the sender then costs less
+ * than the router.
  *
  *   roce_blast [-e] [-i IFACE -g MAC] SRC DST SECONDS [QPNS [QPN_BASE [PAYLOAD]]]
  */
@@ -24,7 +24,6 @@
 
 #define VARIANTS 4096
 #define SLICE_SECONDS 0.25
-#define MAX_SLICES 256
 
 /* IPv4 | UDP | BTH (SEND_ONLY to @dqpn) | payload | ICRC */
 static u32 build(u8 *buf, u32 src, u32 dst, u32 dqpn, u32 payload, bool ce)
@@ -56,8 +55,8 @@ int main(int argc, char **argv)
 	struct sockaddr_in to_ip = { .sin_family = AF_INET };
 	struct sockaddr_ll to_ll;
 	unsigned long long sent = 0, slice_sent = 0;
-	double secs, t0, t, slice_t0, slice_pps[MAX_SLICES];
-	unsigned int slices = 0;
+	double secs, t0, t, slice_t0, *slice_pps;
+	unsigned int slices = 0, max_slices;
 	bool ce = false;
 	socklen_t tolen;
 	void *to;
@@ -91,7 +90,7 @@ int main(int argc, char **argv)
 	qpns = argc > 4 ? strtoul(argv[4], NULL, 0) : 1;
 	base = argc > 5 ? strtoul(argv[5], NULL, 0) : 0x100;
 	payload = argc > 6 ? strtoul(argv[6], NULL, 0) : 64;
-	if (!qpns || payload > 1500 || secs <= 0) {
+	if (!qpns || payload > 1500 || !(secs > 0 && secs <= 3600)) {
 		fprintf(stderr, "roce_blast: bad QPNS, PAYLOAD or SECONDS\n");
 		return 2;
 	}
@@ -113,6 +112,13 @@ int main(int argc, char **argv)
 	}
 	if (fd < 0)
 		return 1;
+	/* A slice ends after SLICE_SECONDS or more: never more than this. */
+	max_slices = secs / SLICE_SECONDS + 1;
+	slice_pps = calloc(max_slices, sizeof(*slice_pps));
+	if (!slice_pps) {
+		perror("roce_blast: calloc");
+		return 1;
+	}
 	t0 = blast_now();
 	slice_t0 = t0;
 	do {
@@ -120,7 +126,7 @@ int main(int argc, char **argv)
 		sent += blast_send(fd, to, tolen, ptrs + off, lens + off, k);
 		off = (off + k) % nvar;
 		t = blast_now();
-		if (t - slice_t0 >= SLICE_SECONDS && slices < MAX_SLICES) {
+		if (t - slice_t0 >= SLICE_SECONDS && slices < max_slices) {
 			slice_pps[slices++] = (sent - slice_sent) / (t - slice_t0);
 			slice_sent = sent;
 			slice_t0 = t;
@@ -131,5 +137,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < slices; i++)
 		printf("%s%.0f", i ? ", " : "", slice_pps[i]);
 	printf("]}\n");
+	free(slice_pps);
 	return 0;
 }
