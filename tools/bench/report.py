@@ -33,10 +33,11 @@ def spread(values):
 
 
 def paired(runs, num, den, f):
-    """f(num_run, den_run) for every round both variants have."""
+    """f(num_run, den_run) for every round both variants have and in which
+    the baseline forwarded anything."""
     dens = {r['round']: r for r in runs.get(den, [])}
     return [f(r, dens[r['round']]) for r in runs.get(num, [])
-            if r['round'] in dens]
+            if r['round'] in dens and dens[r['round']]['pps'] > 0]
 
 
 def bracketed(runs, den):
@@ -100,16 +101,19 @@ def data_path(k, runs, wall):
               (name, s['median'], s['min'], s['max'],
                k['variants'][name]['steady_median'],
                k['variants'][name]['inspected'], k['variants'][name]['cnps']))
-    if wall:
-        # On the wall clock, each run counts by its steady rate.
-        sliced = all(len(r.get('slice_pps') or []) >= 4
-                     for recs in runs.values() for r in recs if 'pps' in r)
+    sliced = [len(r.get('slice_pps') or []) >= 4
+              for recs in runs.values() for r in recs if 'pps' in r]
+    steady_rates = wall and all(sliced)
+    if steady_rates:
+        # On the wall clock, each run counts by its steady rate; only if
+        # every run has one, so that no ratio mixes the two kinds.
         runs = {name: [steady(r) for r in recs]
                 for name, recs in runs.items()}
     print('  paired ratios (median of per-round quotients, spread%s):'
-          % ('' if not wall else '; each run by its steady rate' if sliced
-             else '; by steady rates where a run has 4 slices or more'))
-    by_round = {}
+          % ('; each run by its steady rate' if steady_rates else
+             '; whole-run rates: not every run has 4 slices'
+             if wall and any(sliced) else ''))
+    quotients = {}
     runs = dict(runs)
     for den in ('conntrack', 'conntrack-100k', 'conntrack-1M'):
         if den + '-end' not in runs:
@@ -121,20 +125,19 @@ def data_path(k, runs, wall):
     for label, num, den, target in RATIOS:
         values = paired(runs, num, den, lambda n, d: n['pps'] / d['pps'])
         if values:
-            by_round[num] = paired(runs, num, den,
-                                   lambda n, d: (n['round'],
-                                                 n['pps'] / d['pps']))
+            quotients[num] = values
             ratio_line(k, label, values, target)
-    if 'helper-1M' in by_round and 'helper-1k' in by_round:
+    if 'helper-1M' in quotients and quotients.get('helper-1k'):
         # Each table size against its own conntrack baseline, then 1M
-        # against 1k, round by round: drift between the stages cancels
-        # out, and the spread shows how far the rounds agree. Under icount
+        # against 1k. The stages run minutes apart, so their rounds do
+        # not pair: every 1M quotient against every 1k one. Under icount
         # a cache miss costs one instruction: only the wall clock judges.
-        at_1k = dict(by_round['helper-1k'])
-        ratio_line(k, '1M QPs / 1k QPs' + ('' if wall else ', instructions'),
-                   [q / at_1k[r] for r, q in by_round['helper-1M']
-                    if r in at_1k],
-                   0.90 if wall else None)
+        values = [m / o for m in quotients['helper-1M']
+                  for o in quotients['helper-1k'] if o > 0]
+        if values:
+            ratio_line(k, '1M QPs / 1k QPs' + ('' if wall else
+                                                ', instructions'),
+                       values, 0.90 if wall else None)
     # Every packet made a CNP: 1/pps_cnp = t_forward + t_cnp.
     values = paired(runs, 'helper-1k', 'cnp',
                     lambda h, c: h['pps'] / c['pps'] - 1)
