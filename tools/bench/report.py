@@ -81,19 +81,20 @@ def ratio_line(k, label, values, target, sense='>='):
           % (label, s['median'], s['min'], s['max'], v))
     k['ratios'].append(dict(s, name=label, target=target, sense=sense,
                             verdict=v.split()[-1] if v else None))
-    return s['median']
 
 
 def data_path(k, runs, wall):
     print('  %-20s %9s %19s %9s %11s %9s' %
           ('variant', 'pps', 'spread', 'steady', 'inspected', 'cnps'))
+    steadied = {name: [steady(r) for r in recs]
+                 for name, recs in runs.items()}
     for name, recs in runs.items():
         if 'pps' not in recs[0]:
             continue
         s = spread([r['pps'] for r in recs])
         k['variants'][name] = dict(
-            s, steady_median=statistics.median(steady(r)['pps']
-                                               for r in recs),
+            s, steady_median=statistics.median(r['pps']
+                                               for r in steadied[name]),
             inspected=sum(r['inspected'] for r in recs),
             received=sum(r['received'] for r in recs),
             cnps=sum(r['cnps'] for r in recs))
@@ -107,8 +108,7 @@ def data_path(k, runs, wall):
     if steady_rates:
         # On the wall clock, each run counts by its steady rate; only if
         # every run has one, so that no ratio mixes the two kinds.
-        runs = {name: [steady(r) for r in recs]
-                for name, recs in runs.items()}
+        runs = steadied
     print('  paired ratios (median of per-round quotients, spread%s):'
           % ('; each run by its steady rate' if steady_rates else
              '; whole-run rates: not every run has 4 slices'
