@@ -68,7 +68,7 @@ $(BUILD)/kmod/%/nf_conntrack_roce.ko: $(KERNEL_SRCS) $(BUILD)/version
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) $(KBUILD_VARS) modules
 
 tools: $(BUILD)/bin/rocect $(BUILD)/bin/wire_test $(BUILD)/bin/roce-wiredump \
-	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed \
+	$(BUILD)/bin/roce_send $(BUILD)/bin/netlink_malformed $(BUILD)/bin/dump_pause \
 	$(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast \
 	$(BUILD)/bin/wire_instr
 
@@ -89,8 +89,8 @@ $(BUILD)/bin/wire_bench $(BUILD)/bin/roce_blast $(BUILD)/bin/cm_blast: $(BUILD)/
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(filter %.c,$^) -lz -o $@
 
-$(BUILD)/bin/netlink_malformed: $(TOP)/selftests/netlink_malformed.c \
-		$(TOP)/uapi/linux/rocect.h
+$(BUILD)/bin/netlink_malformed $(BUILD)/bin/dump_pause: $(BUILD)/bin/%: \
+		$(TOP)/selftests/%.c $(TOP)/uapi/linux/rocect.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi $< \
 		$(shell pkg-config --cflags --libs libmnl) -o $@

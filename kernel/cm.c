@@ -172,13 +172,12 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
  * rocect_cm_packet() - track a CM MAD
  * @net: the namespace it was seen in
  * @ct: its conntrack
- * @skb: the MAD
  * @pkt: the parsed MAD (class %ROCE_CLASS_CM, ICRC verified)
  *
  * Context: the helper callback (RCU, softirq or process context).
  */
 void rocect_cm_packet(struct net *net, struct nf_conn *ct,
-		      const struct sk_buff *skb, const struct roce_pkt *pkt)
+		      const struct roce_pkt *pkt)
 {
 	struct rocect_net *rn = rocect_net(net);
 	u16 zone = nf_ct_zone(ct)->id;
@@ -253,7 +252,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 		rocect_expect(rn, ct, ROCECT_EXP_FORWARD,
 			      &todo.active, &todo.passive, ROCECT_EXP_PERMANENT);
 	if (todo.keepalive)
-		rocect_expect_keepalive(rn, ct, skb, &todo.active,
+		rocect_expect_keepalive(rn, ct, &todo.active,
 					&todo.passive, !todo.sidr);
 }
 
@@ -261,7 +260,6 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
  * rocect_cm_data() - what a data packet tells about its connection
  * @net: the namespace
  * @ct: the packet's conntrack
- * @skb: the packet
  * @qp: the packet's learned entry
  * @pkt: the packet
  *
@@ -273,8 +271,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
  *
  * Context: the helper callback; cheap unless one of those applies.
  */
-void rocect_cm_data(struct net *net, struct nf_conn *ct,
-		    const struct sk_buff *skb, struct rocect_qp *qp,
+void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 		    const struct roce_pkt *pkt)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
@@ -303,6 +300,6 @@ void rocect_cm_data(struct net *net, struct nf_conn *ct,
 		rocect_net_unlock(rn, &events);
 	}
 	if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
-		rocect_expect_keepalive(rn, ct, skb, &conn->qp[0].key.saddr,
+		rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,
 					&conn->qp[0].key.daddr, !conn->sidr);
 }

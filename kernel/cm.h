@@ -9,9 +9,8 @@
 struct rocect_qp;
 
 void rocect_cm_packet(struct net *net, struct nf_conn *ct,
-		      const struct sk_buff *skb, const struct roce_pkt *pkt);
-void rocect_cm_data(struct net *net, struct nf_conn *ct,
-		    const struct sk_buff *skb, struct rocect_qp *qp,
+		      const struct roce_pkt *pkt);
+void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 		    const struct roce_pkt *pkt);
 
 #endif /* _ROCECT_CM_H */

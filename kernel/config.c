@@ -90,6 +90,27 @@ int rocect_config_check_defaults(void)
 }
 
 /**
+ * rocect_config_limit() - a table's limit in force in a namespace
+ * @rn: the namespace's state
+ * @i: %ROCECT_CFG_max_qps or %ROCECT_CFG_max_conns
+ *
+ * Root in a user namespace owns its network namespace's settings, but the
+ * memory its tables may pin is the host's: a namespace other than the
+ * initial one gets at most the initial one's limit, as conntrack's
+ * nf_conntrack_max is the host's alone.
+ *
+ * Return: the namespace's setting, capped by the initial namespace's.
+ */
+u32 rocect_config_limit(struct rocect_net *rn, enum rocect_setting i)
+{
+	u32 v = READ_ONCE(rn->config.val[i]);
+
+	if (!net_eq(rn->net, &init_net))
+		v = min(v, READ_ONCE(rocect_net(&init_net)->config.val[i]));
+	return v;
+}
+
+/**
  * rocect_config_net_init() - a new namespace starts from the defaults
  * @rn: the namespace's state
  */

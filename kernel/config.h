@@ -46,6 +46,11 @@ struct rocect_config {
 /* Each setting's range, by &enum rocect_setting. */
 extern struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT];
 
+u32 rocect_config_limit(struct rocect_net *rn, enum rocect_setting i);
+
+/* A table's limit in force (max_qps, max_conns), by its name. */
+#define rocect_limit(rn, name)	rocect_config_limit(rn, ROCECT_CFG_##name)
+
 int rocect_config_check_defaults(void);
 void rocect_config_net_init(struct rocect_net *rn);
 

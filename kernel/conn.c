@@ -17,14 +17,33 @@
 
 /* How often the collector looks for expired connections. */
 #define GC_INTERVAL	HZ
-/* Connections the collector looks at before it lets others run. */
-#define GC_BATCH	256
 
 static struct kmem_cache *conn_cache __read_mostly;
 
 static bool half_open(u8 state)
 {
 	return state == ROCE_CS_REQ || state == ROCE_CS_REP;
+}
+
+static bool finished(u8 state)
+{
+	return state == ROCE_CS_DISCONNECTING || state == ROCE_CS_TIMEWAIT ||
+	       state == ROCE_CS_REJECTED;
+}
+
+/*
+ * The connection that makes room for a new one when the table is full:
+ * the oldest finished one, else the oldest half-open one. An established
+ * connection never makes room.
+ */
+static struct rocect_conn *eviction_victim(struct rocect_net *rn)
+{
+	struct rocect_conn *conn;
+
+	conn = list_first_entry_or_null(&rn->conns.finished,
+					struct rocect_conn, evictable);
+	return conn ?: list_first_entry_or_null(&rn->conns.half_open,
+						struct rocect_conn, evictable);
 }
 
 static void key_of(const struct rocect_conn *conn, struct rocect_conn_key *k)
@@ -112,13 +131,15 @@ void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
  * @net: the namespace
  * @key: addresses, zone, family and the active side's ID
  *
- * When max_conns is reached, the oldest half-open connection (REQ or REP)
- * makes room: a flood of unanswered REQs cannot lock out new connections,
- * and no established connection is ever evicted for a new one.
+ * When max_conns is reached, the oldest finished connection (refused, or
+ * torn down) makes room, else the oldest half-open one (REQ or REP): a
+ * flood of unanswered REQs, or of REQs each refused by a REJ, cannot lock
+ * out new connections, and no established connection is ever evicted for
+ * a new one.
  *
  * Context: &rocect_net.lock held.
- * Return: the connection, or NULL if max_conns is reached and nothing is
- * half open (counted), or memory is short.
+ * Return: the connection, or NULL if max_conns is reached and every
+ * connection is established (counted), or memory is short.
  */
 struct rocect_conn *rocect_conn_create(struct net *net,
 				       const struct rocect_conn_key *key)
@@ -128,9 +149,8 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 	int i;
 
 	lockdep_assert_held(&rn->lock);
-	if (rn->conns.count >= rocect_cfg(&rn->config, max_conns)) {
-		conn = list_first_entry_or_null(&rn->conns.half_open,
-						struct rocect_conn, half_open);
+	if (rn->conns.count >= rocect_limit(rn, max_conns)) {
+		conn = eviction_victim(rn);
 		if (!conn) {
 			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
 			return NULL;
@@ -163,7 +183,7 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 		kmem_cache_free(conn_cache, conn);
 		return NULL;
 	}
-	list_add_tail(&conn->half_open, &rn->conns.half_open);
+	list_add_tail(&conn->evictable, &rn->conns.half_open);
 	rn->conns.count++;
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_CREATED);
@@ -198,8 +218,8 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 			rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 	}
 	rhashtable_remove_fast(&rn->conns.ht, &conn->node, conn_params);
-	if (!list_empty(&conn->half_open))
-		list_del(&conn->half_open);
+	if (!list_empty(&conn->evictable))
+		list_del(&conn->evictable);
 	rn->conns.count--;
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_DESTROYED);
@@ -222,8 +242,10 @@ void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
 	struct rocect_net *rn = rocect_net(net);
 
 	lockdep_assert_held(&rn->lock);
-	if (!half_open(state))
-		list_del_init(&conn->half_open);
+	if (finished(state) && !finished(conn->state))
+		list_move_tail(&conn->evictable, &rn->conns.finished);
+	else if (!half_open(state) && !finished(state))
+		list_del_init(&conn->evictable);
 	atomic_inc(&rn->conns.gen);
 	WRITE_ONCE(conn->state, state);
 	WRITE_ONCE(conn->changed, (u32)jiffies);
@@ -292,8 +314,7 @@ bool rocect_conn_replaceable(struct rocect_net *rn,
 {
 	u8 state = READ_ONCE(conn->state);
 
-	if (state == ROCE_CS_DISCONNECTING || state == ROCE_CS_TIMEWAIT ||
-	    state == ROCE_CS_REJECTED)
+	if (finished(state))
 		return true;
 	return time_after(jiffies, rocect_conn_last_active(conn) +
 			  rocect_cfg(&rn->config, half_open_timeout) * HZ);
@@ -319,42 +340,30 @@ static void conn_gc(struct work_struct *work)
 	struct rocect_net *rn = container_of(to_delayed_work(work),
 					     struct rocect_net, conns.gc);
 	struct net *net = rn->net;
-	struct rhashtable_iter iter;
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
 	struct rocect_events ev;
+	struct rocect_walk w;
 	unsigned int n = 0;
 
-	rhashtable_walk_enter(&rn->conns.ht, &iter);
-	rhashtable_walk_start(&iter);
-	while ((conn = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(conn))
-			continue;
-		if (++n % GC_BATCH == 0) {
-			/*
-			 * Let others run, resuming at this connection while it
-			 * is still linked (see rocect_qp_flush()).
-			 */
+	rocect_walk_enter(&w, &rn->conns.ht, NULL);
+	rocect_walk_start(&w);
+	while ((conn = rocect_walk_next(&w))) {
+		if (!time_before(jiffies, conn_deadline(rn, conn))) {
+			rocect_net_lock(rn, &ev);
+			/* Still there, and still due? A CM message may have won. */
 			key_of(conn, &k);
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-			conn = rocect_conn_lookup(rn, &k);
-			if (!conn)
-				continue;
+			if (rocect_conn_lookup(rn, &k) == conn &&
+			    !time_before(jiffies, conn_deadline(rn, conn)))
+				rocect_conn_destroy(net, conn, true);
+			rocect_net_unlock(rn, &ev);
 		}
-		if (time_before(jiffies, conn_deadline(rn, conn)))
-			continue;
-		rocect_net_lock(rn, &ev);
-		/* Still there, and still due? A CM message may have won. */
-		key_of(conn, &k);
-		if (rocect_conn_lookup(rn, &k) == conn &&
-		    !time_before(jiffies, conn_deadline(rn, conn)))
-			rocect_conn_destroy(net, conn, true);
-		rocect_net_unlock(rn, &ev);
+		/* Let others run; the walk goes on after this connection. */
+		if (++n % ROCECT_WALK_BATCH == 0)
+			rocect_walk_pause(&w);
 	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	rocect_walk_stop(&w);
+	rocect_walk_exit(&w);
 	/* Inferred entries have no connection: the same clock ages them. */
 	rocect_qp_expire_inferred(net);
 	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
@@ -372,6 +381,7 @@ int rocect_conn_net_init(struct net *net)
 	struct rocect_net *rn = rocect_net(net);
 
 	rn->conns.count = 0;
+	INIT_LIST_HEAD(&rn->conns.finished);
 	INIT_LIST_HEAD(&rn->conns.half_open);
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->conns.gen, 1);
@@ -440,12 +450,15 @@ void rocect_conn_net_exit(struct rocect_net *rn)
  *
  * Its objects ("rocect_conn" in /proc/slabinfo) hold both directions of a
  * connection: half an object is the memory of one tracked QP direction.
+ * Accounted, as conntrack's own cache is: charged to the memory cgroup of
+ * the task whose packet created it (traffic it sends itself); softirq
+ * charges nobody.
  *
  * Return: 0 or -ENOMEM.
  */
 int rocect_conn_init(void)
 {
-	conn_cache = KMEM_CACHE(rocect_conn, 0);
+	conn_cache = KMEM_CACHE(rocect_conn, SLAB_ACCOUNT);
 	return conn_cache ? 0 : -ENOMEM;
 }
 

@@ -44,8 +44,9 @@ struct rocect_conn_key {
  * @created: jiffies of the REQ
  * @changed: jiffies of the last state change
  * @seen: jiffies of the last CM message
- * @half_open: in &rocect_conn_table.half_open while in REQ or REP
- * @rcu: deferred free, once off the half-open list
+ * @evictable: in &rocect_conn_table.half_open while in REQ or REP, in
+ *	&rocect_conn_table.finished once refused or torn down
+ * @rcu: deferred free, once off those lists
  * @qp: [0] active to passive (dqpn: passive QP), [1] passive to active;
  *	their keys also hold the connection's addresses, zone and family
  *
@@ -68,7 +69,7 @@ struct rocect_conn {
 	u32 seen;
 	/* Never both: a connection leaves the list before it is freed. */
 	union {
-		struct list_head half_open;
+		struct list_head evictable;
 		struct rcu_head rcu;
 	};
 	struct rocect_qp qp[2];
@@ -78,8 +79,9 @@ struct rocect_conn {
  * struct rocect_conn_table - the connections of one namespace
  * @ht: connections by key, changes under &rocect_net.lock
  * @count: connections in @ht
- * @half_open: connections in REQ or REP, oldest first: evicted first when
- *	the table is full
+ * @finished: connections refused (REJ) or torn down (DREQ, DREP), oldest
+ *	first: evicted first when the table is full
+ * @half_open: connections in REQ or REP, oldest first: evicted next
  * @gen: bumped by every creation, removal and state change, for dumps
  * @gc: expires idle connections, those done with TIMEWAIT and idle
  *	inferred entries
@@ -87,6 +89,7 @@ struct rocect_conn {
 struct rocect_conn_table {
 	struct rhashtable ht;
 	unsigned int count;
+	struct list_head finished;
 	struct list_head half_open;
 	atomic_t gen;
 	struct delayed_work gc;

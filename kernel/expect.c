@@ -185,11 +185,29 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 	nf_ct_expect_put(exp);
 }
 
+/*
+ * Keep @master for @extra jiffies, whatever its packets do meanwhile.
+ * Every packet of the CM flow passes conntrack's UDP tracker, which sets
+ * an unreplied flow's timeout back to the UDP timeout (30 s): a second
+ * connection's REQ, another one's DREQ, or a packet forged with the CM
+ * flow's tuple that the policy then drops would cut the master short, and
+ * with it the expectations of every connection established on it. A
+ * fixed timeout is one the tracker leaves alone (nf_ct_refresh() too, so
+ * it is written here as nf_ct_refresh() would).
+ */
+static void hold_master(struct nf_conn *master, u32 extra)
+{
+	if (!test_bit(IPS_FIXED_TIMEOUT_BIT, &master->status))
+		set_bit(IPS_FIXED_TIMEOUT_BIT, &master->status);
+	if (nf_ct_is_confirmed(master))
+		extra += nfct_time_stamp;
+	WRITE_ONCE(master->timeout, extra);
+}
+
 /**
  * rocect_expect_keepalive() - keep a live connection's flows related
  * @rn: the namespace's state
  * @ct: the conntrack of a packet of the established connection
- * @skb: that packet
  * @active: the side that sent REQ
  * @passive: the other side
  * @reverse: also expect flows towards @active (not for UD services)
@@ -198,7 +216,8 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
  * conntrack is an unreplied UDP flow that dies after 30 s and takes the
  * expectations with it: new data flows (after a pause longer than their
  * own UDP timeout) would no longer be RELATED. So, at most once per
- * period, the master's timeout is pushed to the idle timeout and the
+ * period, the master is held for the idle timeout and a period more, a
+ * fixed timeout that no later packet of the CM flow shortens, and the
  * permanent expectations are renewed on it (an expectation of the same
  * master and class replaces the old one atomically). When the connection
  * goes idle for good, master and expectations expire with its entries.
@@ -206,7 +225,6 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
  * Context: the helper callback; rcu_read_lock() held, not &rocect_net.lock.
  */
 void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
-			     const struct sk_buff *skb,
 			     const union nf_inet_addr *active,
 			     const union nf_inet_addr *passive, bool reverse)
 {
@@ -224,7 +242,7 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 		return;
 	if (cmpxchg(stamp, last, now ?: 1) != last)
 		return;		/* another CPU renews it */
-	nf_ct_refresh(master, skb, idle + period);
+	hold_master(master, idle + period);
 	if (reverse)
 		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
 			      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);

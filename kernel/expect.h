@@ -36,7 +36,6 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
 		   const union nf_inet_addr *dst, unsigned int flags);
 void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
-			     const struct sk_buff *skb,
 			     const union nf_inet_addr *active,
 			     const union nf_inet_addr *passive, bool reverse);
 

@@ -147,7 +147,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)
-			rocect_cm_data(net, ct, skb, qp, pkt);
+			rocect_cm_data(net, ct, qp, pkt);
 		return NF_ACCEPT;
 	}
 	if (adopted(net, rn, skb, ct, ctinfo, pkt)) {
@@ -204,7 +204,7 @@ static int track_cm(struct net *net, struct rocect_net *rn,
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
-	rocect_cm_packet(net, ct, skb, pkt);
+	rocect_cm_packet(net, ct, pkt);
 	return NF_ACCEPT;
 }
 
@@ -250,6 +250,13 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	case ROCE_CLASS_CNP:
 		return check_cnp(rn, skb, ct, ctinfo, &pkt);
 	case ROCE_CLASS_MALFORMED:
+		/*
+		 * Not UDP on a UDP conntrack: an ICMP error about one of the
+		 * flow's packets, which conntrack relates to it. It is no
+		 * RoCE to vouch for, and path MTU discovery needs it.
+		 */
+		if (pkt.malformed == ROCE_MAL_NOT_UDP)
+			return NF_ACCEPT;
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
 				      roce_malformed_name(pkt.malformed));
 	case ROCE_CLASS_UNKNOWN_OPCODE:

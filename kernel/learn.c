@@ -99,7 +99,7 @@ int rocect_learn_enable(struct rocect_net *rn)
 	/* Pairs with the cmpxchg_release() below. */
 	if (smp_load_acquire(&rn->learn))
 		return 0;
-	l = kvzalloc(sizeof(*l), GFP_KERNEL);
+	l = kvzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
 	if (!l)
 		return -ENOMEM;
 	l->seed = get_random_u32();

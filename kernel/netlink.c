@@ -268,11 +268,11 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 	f.origin = -1;
 	f.state = -1;
 
+	/* Without the source: a walk, which may let others run. */
+	if (!f.has_saddr)
+		rocect_qp_find_one(rn, &f, &f.key, &matches);
 	rcu_read_lock();
-	if (f.has_saddr)
-		qp = rocect_qp_lookup(rn, &f.key);
-	else
-		qp = rocect_qp_find_one(rn, &f, &matches);
+	qp = matches ? rocect_qp_lookup(rn, &f.key) : NULL;
 	if (!qp) {
 		NL_SET_ERR_MSG(info->extack, "no QP entry for this destination");
 		err = -ENOENT;
@@ -309,8 +309,10 @@ struct conn_dump_ctx {
  * Walk a table into dump messages, one object a message. @fill returns 1
  * for an object the dump skips, 0 when it added it, -EMSGSIZE when the
  * message is full: that object is then the first of the next message. A
- * change of the table between two messages, or a resize that restarted
- * the walk, flags the dump NLM_F_DUMP_INTR.
+ * change of the table between two messages, or a restart of the walk,
+ * flags the dump NLM_F_DUMP_INTR: on the next message that is sent (a
+ * skipped or cancelled one carries nothing), or on NLMSG_DONE, which
+ * netlink checks against the last cb->seq.
  */
 static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 		     struct rocect_walk *w, u8 cmd,
@@ -324,24 +326,26 @@ static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 
 	rocect_walk_start(w);
 	while ((obj = rocect_walk_peek(w))) {
-		cb->seq = rocect_walk_gen(w);
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &rocect_family,
 				  NLM_F_MULTI, cmd);
 		if (!hdr)
 			break;
-		genl_dump_check_consistent(cb, hdr);
 		err = fill(skb, net, obj, arg);
 		if (err < 0) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
-		if (err > 0)
+		if (err > 0) {
 			genlmsg_cancel(skb, hdr);
-		else
+		} else {
+			cb->seq = rocect_walk_gen(w);
+			genl_dump_check_consistent(cb, hdr);
 			genlmsg_end(skb, hdr);
+		}
 		rocect_walk_next(w);
 	}
+	cb->seq = rocect_walk_gen(w);
 	rocect_walk_stop(w);
 	return skb->len;
 }
@@ -366,7 +370,7 @@ static int qp_dump_start(struct netlink_callback *cb)
 	struct qp_dump_ctx *ctx;
 	int err;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	err = parse_filter(dump_attrs(cb), &ctx->filter, cb->extack);
@@ -400,7 +404,7 @@ static int conn_dump_start(struct netlink_callback *cb)
 	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
 	struct conn_dump_ctx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	rocect_conn_walk_enter(rn, &ctx->walk);
@@ -608,6 +612,17 @@ static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return reply_net(info, fill_config);
 }
 
+/*
+ * Only the initial namespace may raise a table's ceiling: another one's
+ * limit in force is at most the initial one's (rocect_config_limit()).
+ */
+static bool above_host(struct rocect_net *rn, const struct nlattr *a,
+		       enum rocect_setting i)
+{
+	return a && !net_eq(rn->net, &init_net) &&
+	       nla_get_u32(a) > READ_ONCE(rocect_net(&init_net)->config.val[i]);
+}
+
 static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
@@ -627,6 +642,13 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	    rocect_learn_enable(rn)) {
 		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
 		return -ENOMEM;
+	}
+
+	if (above_host(rn, tb[ROCECT_A_CONFIG_MAX_QPS], ROCECT_CFG_max_qps) ||
+	    above_host(rn, tb[ROCECT_A_CONFIG_MAX_CONNS], ROCECT_CFG_max_conns)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "above the initial namespace's max-qps or max-conns");
+		return -EPERM;
 	}
 
 	/* The policy has checked every range: apply all or nothing. */

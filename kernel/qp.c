@@ -17,11 +17,6 @@
 #include "netns.h"
 #include "walk.h"
 
-/* Entries the flush deletes before it lets others run. */
-#define FLUSH_BATCH	256
-/* Walks a flush makes at most (see rocect_qp_flush()). */
-#define FLUSH_PASSES	8
-
 /* Inferred entries the collector looks at in one run, and in one hold. */
 #define EXPIRE_BATCH	4096
 #define EXPIRE_HOLD	256
@@ -129,32 +124,36 @@ bool rocect_qp_match(const struct rocect_qp *qp,
  * rocect_qp_find_one() - the entry a filter names, by a walk of the table
  * @rn: the namespace's state
  * @f: the filter, e.g. a destination without its source
- * @matches: set to the number of entries it names
+ * @found: set to the key of an entry it names
+ * @matches: set to the number of entries it names: 0, 1, or 2 for more
  *
- * Context: under rcu_read_lock(); the entry is valid until it is dropped.
- * Return: one of the entries it names, or NULL.
+ * The walk lets others run every %ROCECT_WALK_BATCH entries: the caller
+ * looks @found up again under RCU.
+ *
+ * Context: process context, not under rcu_read_lock().
  */
-struct rocect_qp *rocect_qp_find_one(struct rocect_net *rn,
-				     const struct rocect_qp_filter *f,
-				     int *matches)
+void rocect_qp_find_one(struct rocect_net *rn, const struct rocect_qp_filter *f,
+			struct rocect_qp_key *found, int *matches)
 {
-	struct rocect_qp *qp, *found = NULL;
-	struct rhashtable_iter iter;
+	unsigned int seen = 0;
+	struct rocect_walk w;
+	struct rocect_qp *qp;
 
 	*matches = 0;
-	rhashtable_walk_enter(&rn->qps.ht, &iter);
-	rhashtable_walk_start(&iter);
-	while ((qp = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(qp) || !rocect_qp_match(qp, f))
-			continue;
-		/* A resize may show an entry twice: count it once. */
-		if (found != qp)
+	rocect_walk_enter(&w, &rn->qps.ht, NULL);
+	rocect_walk_start(&w);
+	while (*matches < 2 && (qp = rocect_walk_next(&w))) {
+		/* A restarted walk may show an entry again: count it once. */
+		if (rocect_qp_match(qp, f) &&
+		    (!*matches || memcmp(&qp->key, found, sizeof(*found)))) {
+			*found = qp->key;
 			(*matches)++;
-		found = qp;
+		}
+		if (++seen % ROCECT_WALK_BATCH == 0)
+			rocect_walk_pause(&w);
 	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
-	return found;
+	rocect_walk_stop(&w);
+	rocect_walk_exit(&w);
 }
 
 /**
@@ -216,7 +215,7 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 	int err;
 
 	lockdep_assert_held(&rn->lock);
-	if (rn->qps.count >= rocect_cfg(&rn->config, max_qps)) {
+	if (rn->qps.count >= rocect_limit(rn, max_qps)) {
 		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
 		NL_SET_ERR_MSG(extack, "QP table is full (max-qps)");
 		return -ENOSPC;
@@ -364,7 +363,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
  */
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
 {
-	u32 max = rocect_cfg(&rn->config, max_qps);
+	u32 max = rocect_limit(rn, max_qps);
 
 	if (READ_ONCE(rn->qps.count) + n <= max &&
 	    READ_ONCE(rn->qps.inferred_count) + n <= max / 2)
@@ -527,78 +526,48 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 	return err;
 }
 
-static unsigned int qp_flush_pass(struct net *net, int origin)
-{
-	struct rocect_net *rn = rocect_net(net);
-	struct rhashtable_iter iter;
-	unsigned int n = 0, seen = 0;
-	struct rocect_events ev;
-	struct rocect_qp *qp;
-
-	rhashtable_walk_enter(&rn->qps.ht, &iter);
-	rhashtable_walk_start(&iter);
-	while ((qp = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(qp))		/* -EAGAIN: resized, walk on */
-			continue;
-		/*
-		 * Pause only at a linked entry: the walk resumes by finding
-		 * it in its bucket, and miscounts its place if it has gone (a
-		 * learned entry's sibling is unlinked with it).
-		 */
-		if (++seen >= FLUSH_BATCH && READ_ONCE(qp->linked)) {
-			struct rocect_qp_key key = qp->key;
-
-			seen = 0;
-
-			/*
-			 * Let others run. The walk resumes at this entry, still
-			 * linked (one deleted here would make the walker skip
-			 * others); it may have gone meanwhile.
-			 */
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-			qp = rocect_qp_lookup(rn, &key);
-			if (!qp)
-				continue;
-		}
-		if (origin >= 0 && qp->origin != origin)
-			continue;
-		rocect_net_lock(rn, &ev);
-		/* Gone already if a concurrent delete won the race. */
-		if (qp->linked) {
-			rocect_qp_remove(net, qp);
-			n++;
-		}
-		rocect_net_unlock(rn, &ev);
-	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
-	return n;
-}
-
 /**
  * rocect_qp_flush() - delete every entry, or every entry of one origin
  * @net: the namespace
  * @origin: &enum rocect_origin, or -1 for all
  *
- * One walk can miss entries: one that a concurrent delete took from under
- * its pause, and on 6.12 2 of 100000 managed entries for a reason not
- * pinned down. So walk again until a pass finds nothing to delete; the
- * bound keeps entries learned meanwhile from holding the caller forever.
+ * One walk, which lets others run every %ROCECT_WALK_BATCH entries. Every
+ * entry there when it began and not deleted by others meanwhile is found:
+ * rocect_walk_start() resumes a walk whose table was resized, or whose
+ * entry went, where rhashtable alone would skip entries (before it did,
+ * a flush of 100000 entries on 6.12 could leave 2 behind: those a resize
+ * had put into the first bucket of the new table). Entries added during
+ * the walk may stay.
  *
  * Context: process context (walks the table).
  * Return: the number of entries deleted.
  */
 unsigned int rocect_qp_flush(struct net *net, int origin)
 {
-	unsigned int n, total = 0, pass = 0;
+	struct rocect_net *rn = rocect_net(net);
+	unsigned int n = 0, seen = 0;
+	struct rocect_events ev;
+	struct rocect_walk w;
+	struct rocect_qp *qp;
 
-	do {
-		n = qp_flush_pass(net, origin);
-		total += n;
-	} while (n && ++pass < FLUSH_PASSES);
-	return total;
+	rocect_walk_enter(&w, &rn->qps.ht, NULL);
+	rocect_walk_start(&w);
+	while ((qp = rocect_walk_next(&w))) {
+		if (origin < 0 || qp->origin == origin) {
+			rocect_net_lock(rn, &ev);
+			/* Gone already if a concurrent delete won the race. */
+			if (qp->linked) {
+				rocect_qp_remove(net, qp);
+				n++;
+			}
+			rocect_net_unlock(rn, &ev);
+		}
+		if (++seen % ROCECT_WALK_BATCH == 0)
+			rocect_walk_pause(&w);
+	}
+	rocect_walk_stop(&w);
+	rocect_walk_exit(&w);
+	return n;
 }
 
 /**
@@ -646,13 +615,15 @@ void rocect_qp_net_exit(struct rocect_net *rn)
  *
  * A cache of its own makes their memory visible in /proc/slabinfo
  * ("rocect_managed_qp", which inferred entries share); learned entries live
- * in "rocect_conn".
+ * in "rocect_conn". Accounted: a managed entry is charged to the memory
+ * cgroup of the task that adds it, so that root in a user namespace cannot
+ * pin memory its cgroup does not pay for.
  *
  * Return: 0 or -ENOMEM.
  */
 int rocect_qp_init(void)
 {
-	managed_cache = KMEM_CACHE(rocect_managed_qp, 0);
+	managed_cache = KMEM_CACHE(rocect_managed_qp, SLAB_ACCOUNT);
 	return managed_cache ? 0 : -ENOMEM;
 }
 

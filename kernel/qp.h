@@ -126,9 +126,8 @@ struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 				   const struct rocect_qp_key *key);
 bool rocect_qp_match(const struct rocect_qp *qp,
 		     const struct rocect_qp_filter *f);
-struct rocect_qp *rocect_qp_find_one(struct rocect_net *rn,
-				     const struct rocect_qp_filter *f,
-				     int *matches);
+void rocect_qp_find_one(struct rocect_net *rn, const struct rocect_qp_filter *f,
+			struct rocect_qp_key *found, int *matches);
 void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
 void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state);

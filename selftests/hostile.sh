@@ -11,6 +11,7 @@
 # QP1 payloads longer than one MAD (in page fragments, IP fragments or
 # linear) are malformed mad-len and create nothing; a flood of unanswered
 # REQs evicts the oldest half-open connections, never an established one,
+# and so does a flood of REQs refused by REJs (finished ones go first),
 # and half-open-timeout expires them; rp-check ignores M's forged REP and
 # REQ (and believes them when off); the unknown-qp drop policy fails closed
 # (malformed, reserved opcodes, bad ICRC, spoofed CM MADs, CNPs to unknown
@@ -82,6 +83,16 @@ for i in range(400):
     req[104:107] = (0x1000 + i).to_bytes(3, 'big')
     flood.append(icrc4(req))
 save('flood', *flood)
+# 400 REQs, each refused at once by its own sender (a REJ from a).
+rej = bytearray(bytes(roce_pkt.cm_packet(4, A, B, 'rej', local_comm_id=0,
+                                          remote_comm_id=0, reject_reason=28)))
+rejflood = []
+for i in range(400):
+    req[72:76] = rej[72:76] = struct.pack('>I', 0x20000 + i)
+    req[104:107] = (0x3000 + i).to_bytes(3, 'big')
+    rejflood += [icrc4(req), icrc4(rej)]
+save('rejflood', *rejflood)
+conn('L2', (0x7002, 0x8002), (0x71, 0x81))
 # A MAD of another class (performance management): every policy passes it.
 for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
     save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
@@ -281,6 +292,24 @@ snap
 check "REQ c9" send "$a" c9-req
 check "... refused, nothing evicted" is "$(grew conn-full conn-evicted) $(ctr conn-count)" "1 0 1"
 check "... L still established" is "$(conn_state $((0x7001)))" established
+
+# Test a flood of refused REQs: 400 REQs, each followed by its sender's
+# REJ, fill a table of 200 with finished connections, which must make
+# room before half-open ones, and never an established one.
+check "max-conns 200" on "$r" config set max-conns 200
+snap
+check "400 REQs, each refused by a REJ" send "$a" rejflood
+check "... L and 199 refused ones tracked, 201 evicted, none refused" is \
+	"$(on "$r" -j conn | jq '[.[] | select(.state == "rejected")] | length') $(grew conn-evicted conn-full)" \
+	"199 201 0"
+check "L2: REQ, REP, RTU" xchg "$a" L2-req "$b" L2-rep "$a" L2-rtu
+check "... established" is "$(conn_state $((0x7002)))" established
+check "... L still established" is "$(conn_state $((0x7001)))" established
+check "... a refused one made room" is "$(grew conn-evicted conn-full)" "202 0"
+snap
+check "L2 data, in drop mode" send "$a" L2-data
+fence b
+check "... passes" is "$(got b)" 1
 check "max-conns 32768, half-open-timeout 75 s" \
 	on "$r" config set max-conns 32768 half-open-timeout 75
 

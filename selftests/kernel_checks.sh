@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernel's own checkers after all the other tests (run last): any
-# report of KASAN, lockdep, RCU checking, UBSAN, debug objects or list
-# debugging in the kernel log, any WARNING or BUG, and, on a kernel with
-# kmemleak (the debug kernel of scripts/debug-kernel.sh), any leak found by
-# a scan, fails the test and is printed whole. Only the tests' time counts:
+# report of KASAN, lockdep, RCU checking, UBSAN, debug objects, list
+# debugging, slub_debug or KFENCE in the kernel log, any WARNING or BUG,
+# and, on a kernel with kmemleak (the debug kernel of
+# scripts/debug-kernel.sh), any leak found by a scan, fails the test and is
+# printed whole. Only the tests' time counts:
 # run_kselftest.sh marks it in the log and clears kmemleak's boot reports.
 
 source "$(dirname "$0")/lib.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
-REPORTS='BUG:|WARNING:|UBSAN:|KASAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG:|list_add corruption|list_del corruption|general protection|Oops|Call Trace'
+REPORTS="$KERNEL_REPORTS|KASAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG:"
 
 # The kernel log from the first report on, whole.
 reports()

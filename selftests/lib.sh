@@ -306,11 +306,12 @@ kmsg_since_start()
 		END { for (i = 0; i < n; i++) print line[i] }'
 }
 
-# Kernel messages that mean a test broke the kernel.
+# Kernel messages that mean a test broke the kernel: also the reports of
+# the stock kernels' memory-safety net (slub_debug, KFENCE; run-vm).
+KERNEL_REPORTS='WARNING:|BUG:|BUG [^ ]+ \(|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection|Poison overwritten|Redzone overwritten|Freepointer corrupt|Object padding overwritten|corruption'
 dmesg_clean()
 {
-	! kmsg_since_start |
-		grep -E -B 4 -A 30 'WARNING:|BUG:|UBSAN:|Oops|RIP:|Call Trace|kmemleak: .*suspected memory leak|general protection'
+	! kmsg_since_start | grep -E -B 4 -A 30 "$KERNEL_REPORTS"
 }
 
 # Print the summary and exit with the kselftest code.

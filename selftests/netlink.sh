@@ -6,7 +6,9 @@
 # entries, configuration and counters; changes need CAP_NET_ADMIN over the
 # namespace (an unprivileged user, even in a user namespace of its own,
 # cannot change the initial namespace), reads do not; and rocect monitor
-# receives create and delete events.
+# receives create and delete events; managed entries are charged to the
+# memory cgroup of the task that adds them, and a user namespace's root
+# cannot raise its tables' limits above the initial namespace's.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -61,6 +63,16 @@ if nobody unshare -Ur true 2>/dev/null; then
 	check "... but can change a network namespace it owns" \
 		nobody unshare -Urn sh -c \
 		"$R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 && $R qp show | grep -q 10.0.0.2"
+	# The memory its tables pin is the host's: no higher ceiling than
+	# the initial namespace's (65536 entries, 32768 connections).
+	out=$(nobody unshare -Urn $R config set max-qps 16777216 2>&1)
+	[ $? -ne 0 ] && grep -q "above the initial namespace's" <<<"$out"
+	log_test $? "... but not raise max-qps above the initial namespace's"
+	out=$(nobody unshare -Urn $R config set max-conns 8388608 2>&1)
+	[ $? -ne 0 ] && grep -q "above the initial namespace's" <<<"$out"
+	log_test $? "... nor max-conns"
+	check "... lowering them is its own business" nobody unshare -Urn \
+		$R config set max-qps 100 max-conns 10
 else
 	echo "    unprivileged user namespaces disabled: skipped those checks"
 fi
@@ -100,6 +112,34 @@ mon=
 check "... with a time key in the same form" test "$(jq -r '.time |
 	test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{6}[+-][0-9]{4}$")' \
 	"$tmp/stamped.json")" = true
+
+# Test memory accounting: managed entries are charged to the memory cgroup
+# of the task that adds them (their cache is SLAB_ACCOUNT).
+cg=$tmp/cgroup
+slab_of() { awk '$1 == "slab" { print $2 }' "$cg/rocect/memory.stat"; }
+memcg_setup()
+{
+	mkdir -p "$cg" && mount -t cgroup2 none "$cg" &&
+		echo +memory >"$cg/cgroup.subtree_control" &&
+		mkdir "$cg/rocect"
+}
+cleanup_extra() { rmdir "$cg/rocect" 2>/dev/null; umount "$cg" 2>/dev/null; }
+if memcg_setup 2>/dev/null; then
+	setup_ns ns3
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "qp add src 10.%d.%d.1 dst 10.200.0.1 dqpn %d sqpn 1\n",
+			i / 256 % 256, i % 256, i + 1 }' >"$tmp/batch"
+	before=$(slab_of)
+	check "20000 entries added from a memory cgroup" sh -c \
+		"echo \$\$ >$cg/rocect/cgroup.procs && exec ip netns exec $ns3 $R -b $tmp/batch"
+	grown=$(($(slab_of) - before))
+	# An entry takes over 100 bytes: well over 1 MB in all.
+	check "... its slab memory grew by $grown bytes (> 1 MB)" \
+		test "$grown" -gt 1000000
+	ip netns del "$ns3"
+else
+	echo "    no cgroup2 memory controller: skipped the accounting check"
+fi
 
 check "module unloads" rmmod $MODULE
 check "no kernel warnings" dmesg_clean

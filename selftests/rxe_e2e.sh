@@ -88,6 +88,27 @@ cleanup()
 }
 trap cleanup EXIT
 
+# A guest that died takes every later check with it: stop the run at once
+# (from a subshell too: $$ is this script), saying which guest and why.
+fleet_on_death()
+{
+	local g=${1^^}
+
+	# On stderr: this may run in a command substitution.
+	{
+		echo "Bail out! guest $g died:"
+		sed 's/^/    /' "$out/$1.dead"
+	} >&2
+	kill -s USR1 $$
+}
+died()
+{
+	log_test 1 "guests A, R and B stay up ($(fleet_dead | tr 'a-z\n' 'A-Z ')died)"
+	echo "Stopped after $((SECONDS - T0)) s: $nsuccess checks passed, $nfail failed"
+	exit 1
+}
+trap died USR1
+
 # ---- what the tables say ---------------------------------------------
 
 # rdma_pairs NAME JSON SRC DST: "src dst dqpn sqpn" per RC QP in RTS of an

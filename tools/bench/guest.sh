@@ -371,6 +371,8 @@ pin_neigh "$r" 10.0.2.1 veth1 "$(mac_of "$b" veth0)"
 pin_neigh "$r" 10.0.1.1 veth0 "$(mac_of "$a" veth0)"
 pin_neigh "$a" 10.0.1.254 veth0 "$RMAC"
 pin_neigh "$b" 10.0.2.254 veth0 "$(mac_of "$r" veth1)"
+# r's limits are capped by the initial namespace's: raise both.
+"$ROCECT" config set max-qps 2000000 max-conns 1000000 >/dev/null
 R config set max-qps 2000000 max-conns 1000000 >/dev/null
 set +e
 

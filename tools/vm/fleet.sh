@@ -63,14 +63,42 @@ vm_alive()
 	kill -0 "${FLEET_PID[$1]}" 2>/dev/null
 }
 
+# The kernel's last words in a console: a panic, an oops, a BUG or a
+# sanitizer's report, with the lines after it.
+FLEET_DEATH='Kernel panic|PANIC|BUG|Oops|general protection|KASAN|KFENCE|WARNING:|Poison overwritten|Redzone overwritten|corruption'
+
 vm_died()
 {
+	local why
+
 	if vm_alive "$1"; then
 		echo "fleet: guest $1 did not answer in time; its console:" >&2
-	else
-		echo "fleet: guest $1 is gone; its console:" >&2
+		tail -n 20 "$FLEET_DIR/$1.console" >&2
+		return
 	fi
-	tail -n 20 "$FLEET_DIR/$1.console" >&2
+	why=$(grep -E -m 1 -A 12 "$FLEET_DEATH" "$FLEET_DIR/$1.console")
+	[ -n "$why" ] || why=$(tail -n 20 "$FLEET_DIR/$1.console")
+	echo "fleet: guest $1 is gone; its console:" >&2
+	echo "$why" >&2
+	# Nothing the run does after this can pass: tell the script once
+	# (fleet_on_death, if it defines one), from whatever subshell.
+	if [ ! -e "$FLEET_DIR/$1.dead" ]; then
+		echo "$why" >"$FLEET_DIR/$1.dead"
+		declare -F fleet_on_death >/dev/null && fleet_on_death "$1"
+	fi
+}
+
+# fleet_dead: the guests that died, one a line; fails if none did.
+fleet_dead()
+{
+	local f found=1
+
+	for f in "$FLEET_DIR"/*.dead; do
+		[ -e "$f" ] || continue
+		basename "$f" .dead
+		found=0
+	done
+	return $found
 }
 
 # vm_up NAME...: wait until every named guest's agent runs.
