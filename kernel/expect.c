@@ -185,23 +185,44 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 	nf_ct_expect_put(exp);
 }
 
-/*
- * Keep @master for @extra jiffies, whatever its packets do meanwhile.
- * Every packet of the CM flow passes conntrack's UDP tracker, which sets
- * an unreplied flow's timeout back to the UDP timeout (30 s): a second
- * connection's REQ, another one's DREQ, or a packet forged with the CM
- * flow's tuple that the policy then drops would cut the master short, and
- * with it the expectations of every connection established on it. A
- * fixed timeout is one the tracker leaves alone (nf_ct_refresh() too, so
- * it is written here as nf_ct_refresh() would).
- */
-static void hold_master(struct nf_conn *master, u32 extra)
+/* A keepalive's period: a quarter of @idle, between 1 s and 60 s. */
+static u32 keepalive_period(u32 idle)
 {
-	if (!test_bit(IPS_FIXED_TIMEOUT_BIT, &master->status))
-		set_bit(IPS_FIXED_TIMEOUT_BIT, &master->status);
-	if (nf_ct_is_confirmed(master))
-		extra += nfct_time_stamp;
-	WRITE_ONCE(master->timeout, extra);
+	return clamp_t(u32, idle / 4, HZ, 60 * HZ);
+}
+
+/*
+ * Hold @master until @deadline (jiffies) if it would go earlier: written
+ * as nf_ct_refresh() would, which needs no packet for it. A timeout that
+ * ctnetlink fixed (IPS_FIXED_TIMEOUT) is the operator's.
+ */
+static void hold_master(struct nf_conn *master, u32 deadline)
+{
+	s32 left = deadline - nfct_time_stamp;
+
+	if (left <= 0 || test_bit(IPS_FIXED_TIMEOUT_BIT, &master->status))
+		return;
+	if (!nf_ct_is_confirmed(master))
+		WRITE_ONCE(master->timeout, left);	/* made absolute later */
+	else if ((s32)(READ_ONCE(master->timeout) - deadline) < 0)
+		WRITE_ONCE(master->timeout, deadline);
+}
+
+/**
+ * rocect_expect_rehold() - put back the hold that conntrack's UDP tracker
+ *	cut short
+ * @rn: the namespace's state
+ * @master: a master that a keepalive holds
+ * @renewed: its last renewal, jiffies
+ *
+ * For rocect_expect_hold(), which says why.
+ */
+void rocect_expect_rehold(struct rocect_net *rn, struct nf_conn *master,
+			  u32 renewed)
+{
+	u32 idle = rocect_cfg(&rn->config, idle_timeout) * HZ;
+
+	hold_master(master, renewed + idle + keepalive_period(idle));
 }
 
 /**
@@ -216,11 +237,12 @@ static void hold_master(struct nf_conn *master, u32 extra)
  * conntrack is an unreplied UDP flow that dies after 30 s and takes the
  * expectations with it: new data flows (after a pause longer than their
  * own UDP timeout) would no longer be RELATED. So, at most once per
- * period, the master is held for the idle timeout and a period more, a
- * fixed timeout that no later packet of the CM flow shortens, and the
- * permanent expectations are renewed on it (an expectation of the same
- * master and class replaces the old one atomically). When the connection
- * goes idle for good, master and expectations expire with its entries.
+ * period, the master is held for the idle timeout and a period more, and
+ * the permanent expectations are renewed on it (an expectation of the
+ * same master and class replaces the old one atomically); between
+ * renewals, a hold that a MAD cut short (rocect_expect_hold()) is put
+ * back. When the connection goes idle for good, master and expectations
+ * expire with its entries.
  *
  * Context: the helper callback; rcu_read_lock() held, not &rocect_net.lock.
  */
@@ -230,7 +252,7 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 {
 	struct nf_conn *master = expect_master(ct);
 	u32 idle = rocect_cfg(&rn->config, idle_timeout) * HZ;
-	u32 period = clamp_t(u32, idle / 4, HZ, 60 * HZ);
+	u32 period = keepalive_period(idle);
 	u32 now = jiffies, last, *stamp;
 
 	/* The helper's private area of the master holds the last renewal. */
@@ -238,11 +260,13 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 		return;
 	stamp = &rocect_ct_priv(master)->renewed;
 	last = READ_ONCE(*stamp);
-	if (last && now - last < period)
+	if (last && now - last < period) {
+		hold_master(master, last + idle + period);
 		return;
+	}
 	if (cmpxchg(stamp, last, now ?: 1) != last)
 		return;		/* another CPU renews it */
-	hold_master(master, idle + period);
+	hold_master(master, now + idle + period);
 	if (reverse)
 		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
 			      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);

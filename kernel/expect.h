@@ -4,6 +4,8 @@
 
 #include <net/netfilter/nf_conntrack_expect.h>
 
+#include "adopt.h"
+
 /*
  * Expectation classes, named by the direction of the traffic they admit:
  * "reverse" towards the side that sent REQ (the REP, then its peer's data),
@@ -35,6 +37,33 @@ struct rocect_net;
 void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 		   enum rocect_expect_class class, const union nf_inet_addr *src,
 		   const union nf_inet_addr *dst, unsigned int flags);
+void rocect_expect_rehold(struct rocect_net *rn, struct nf_conn *master,
+			  u32 renewed);
+
+/**
+ * rocect_expect_hold() - keep a held master's hold through its own packets
+ * @rn: the namespace's state
+ * @ct: the conntrack of a packet the helper sees
+ *
+ * Several connections between two hosts share one CM flow (QP1 to QP1).
+ * Every packet of it passes conntrack's UDP tracker before the helper, and
+ * the tracker sets an unreplied flow back to the UDP timeout (30 s): the
+ * second connection's REQ, another one's DREQ, would cut the hold of the
+ * master of every established connection, and the keepalive would not
+ * renew it within its period. The helper puts the hold back.
+ *
+ * Context: the helper callback, for every packet: one load unless @ct is
+ * a master that a keepalive holds.
+ */
+static inline void rocect_expect_hold(struct rocect_net *rn,
+				      struct nf_conn *ct)
+{
+	u32 renewed = READ_ONCE(rocect_ct_priv(ct)->renewed);
+
+	if (unlikely(renewed))
+		rocect_expect_rehold(rn, ct, renewed);
+}
+
 void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 			     const union nf_inet_addr *active,
 			     const union nf_inet_addr *passive, bool reverse);

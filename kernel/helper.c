@@ -226,6 +226,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	const u8 *ip;
 
 	rocect_flow_note(rn, ct);
+	rocect_expect_hold(rn, ct);
 	/*
 	 * A GRO super-packet carries one BTH per segment, but only the first
 	 * is in sight here: strict mode cannot vouch for the others.
@@ -255,7 +256,8 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		 * flow's packets, which conntrack relates to it. It is no
 		 * RoCE to vouch for, and path MTU discovery needs it.
 		 */
-		if (pkt.malformed == ROCE_MAL_NOT_UDP)
+		if (pkt.malformed == ROCE_MAL_NOT_UDP &&
+		    (ctinfo == IP_CT_RELATED || ctinfo == IP_CT_RELATED_REPLY))
 			return NF_ACCEPT;
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
 				      roce_malformed_name(pkt.malformed));

@@ -633,6 +633,13 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		       ROCECT_UNKNOWN_QP_DROP;
 	unsigned int i, n = 0;
 
+	if (above_host(rn, tb[ROCECT_A_CONFIG_MAX_QPS], ROCECT_CFG_max_qps) ||
+	    above_host(rn, tb[ROCECT_A_CONFIG_MAX_CONNS], ROCECT_CFG_max_conns)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "above the initial namespace's max-qps or max-conns");
+		return -EPERM;
+	}
+
 	/*
 	 * learn's records first, all or nothing: learn on and, in drop
 	 * mode, the recovery of adopted flows' pairs use them.
@@ -642,13 +649,6 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	    rocect_learn_enable(rn)) {
 		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
 		return -ENOMEM;
-	}
-
-	if (above_host(rn, tb[ROCECT_A_CONFIG_MAX_QPS], ROCECT_CFG_max_qps) ||
-	    above_host(rn, tb[ROCECT_A_CONFIG_MAX_CONNS], ROCECT_CFG_max_conns)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "above the initial namespace's max-qps or max-conns");
-		return -EPERM;
 	}
 
 	/* The policy has checked every range: apply all or nothing. */

@@ -296,7 +296,8 @@ check "... L still established" is "$(conn_state $((0x7001)))" established
 # Test a flood of refused REQs: 400 REQs, each followed by its sender's
 # REJ, fill a table of 200 with finished connections, which must make
 # room before half-open ones, and never an established one.
-check "max-conns 200" on "$r" config set max-conns 200
+check "max-conns 200; refused ones stay 600 s, half-open ones 75 s" \
+	on "$r" config set max-conns 200 timewait-timeout 600 half-open-timeout 75
 snap
 check "400 REQs, each refused by a REJ" send "$a" rejflood
 check "... L and 199 refused ones tracked, 201 evicted, none refused" is \
@@ -310,8 +311,8 @@ snap
 check "L2 data, in drop mode" send "$a" L2-data
 fence b
 check "... passes" is "$(got b)" 1
-check "max-conns 32768, half-open-timeout 75 s" \
-	on "$r" config set max-conns 32768 half-open-timeout 75
+check "max-conns 32768, timewait-timeout 10 s" \
+	on "$r" config set max-conns 32768 timewait-timeout 10
 
 # Test spoofed CM MADs, in drop mode: M forges b's REP (source 10.0.2.1)
 # to a's REQ, which would open the policy for data to b's QP 0x2a. r has

@@ -168,11 +168,15 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 {
 	/* A dump's end carries its error, if any, like an NLMSG_ERROR. */
 	const int *rc = mnl_nlmsg_get_payload(nlh);
+	struct talk *t = data;
 
 	if (nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(*rc)) && *rc < 0) {
 		errno = -*rc;
 		return MNL_CB_ERROR;
 	}
+	/* A change after the last message is flagged on the end alone. */
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		t->interrupted = true;
 	return MNL_CB_STOP;
 }
 
