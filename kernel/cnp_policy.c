@@ -8,11 +8,13 @@
 #include <linux/ktime.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
+#include <net/l3mdev.h>
 #include <uapi/linux/rocect.h>
 
 #include "netns.h"
 #include "cnp_policy.h"
 #include "cnp_xmit.h"
+#include "rpcheck.h"
 
 /**
  * rocect_cnp_net_init() - a full budget for a new namespace
@@ -132,7 +134,8 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	struct rocect_net *rn = rocect_net(net);
 	const struct rocect_config *c = &rn->config;
 	u32 sport = rocect_cfg(c, cnp_sport);
-	struct rocect_cnp_port port;
+	struct rocect_cnp_port port = {};
+	struct net_device *in;
 	u32 dest_qp;
 
 	rocect_stats_inc(rn, ROCECT_CTR_CE);
@@ -156,7 +159,11 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	/* Back the way the packet came, to the RoCE port its flow uses. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? roce_pkt_sport(pkt) : sport;
 	port.dport = roce_pkt_dport(pkt);
-	port.ifindex = skb->skb_iif;
+	in = rocect_in_dev(net, skb, pkt->family);
+	if (in) {
+		port.ifindex = in->ifindex;
+		port.l3mdev = l3mdev_master_ifindex_rcu(in);
+	}
 	if (!send_for(net, qp, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
 	    rocect_cfg(c, cnp_clear_ce))
 		clear_ce(skb, pkt->family);

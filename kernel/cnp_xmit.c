@@ -27,12 +27,18 @@ void rocect_cnp_xmit_init(void)
 	roce_cnp_crc_init(&cnp_crc);
 }
 
+/*
+ * An output route in a VRF is asked for with the VRF device as oif: the
+ * lookup then takes the VRF's table without binding the CNP to a device.
+ */
 static int route4(struct net *net, struct sk_buff *skb,
-		  const union nf_inet_addr *to, const union nf_inet_addr *from)
+		  const union nf_inet_addr *to, const union nf_inet_addr *from,
+		  const struct rocect_cnp_port *port)
 {
 	struct flowi4 fl4 = {
 		.daddr = to->ip,
 		.saddr = from->ip,
+		.flowi4_oif = port->l3mdev,
 		.flowi4_proto = IPPROTO_UDP,
 		.flowi4_flags = FLOWI_FLAG_ANYSRC,
 	};
@@ -47,11 +53,12 @@ static int route4(struct net *net, struct sk_buff *skb,
 
 static int route6(struct net *net, struct sk_buff *skb,
 		  const union nf_inet_addr *to, const union nf_inet_addr *from,
-		  int ifindex)
+		  const struct rocect_cnp_port *port)
 {
 	struct flowi6 fl6 = {
 		.daddr = to->in6,
 		.saddr = from->in6,
+		.flowi6_oif = port->l3mdev,
 		.flowi6_proto = IPPROTO_UDP,
 	};
 	struct dst_entry *dst;
@@ -59,7 +66,7 @@ static int route6(struct net *net, struct sk_buff *skb,
 
 	/* fe80::/10 is ambiguous without the link it lives on. */
 	if (ipv6_addr_type(&fl6.daddr) & IPV6_ADDR_LINKLOCAL)
-		fl6.flowi6_oif = ifindex;
+		fl6.flowi6_oif = port->ifindex;
 	dst = ip6_route_output(net, NULL, &fl6);
 	err = dst->error;
 	if (err) {
@@ -128,8 +135,8 @@ int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
 	/* Not a new flow to track, and never back through the helper. */
 	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
 
-	err = family == 4 ? route4(net, skb, to, from) :
-			    route6(net, skb, to, from, port->ifindex);
+	err = family == 4 ? route4(net, skb, to, from, port) :
+			    route6(net, skb, to, from, port);
 	if (err) {
 		kfree_skb(skb);
 		return err;

@@ -11,11 +11,13 @@
  * @dport: UDP destination port: the RoCE port of the congested flow
  * @ifindex: the interface the congested packet came in on, 0 if none; a
  *	link-local IPv6 destination is reached through it
+ * @l3mdev: that interface's VRF, 0 if none: the CNP is routed in its table
  */
 struct rocect_cnp_port {
 	u16 sport;
 	u16 dport;
 	int ifindex;
+	int l3mdev;
 };
 
 void rocect_cnp_xmit_init(void);

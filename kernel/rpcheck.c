@@ -2,14 +2,18 @@
 /*
  * Reverse-path check of CM MADs, as nft's "fib saddr . iif oif" and the
  * rpfilter match do it: a MAD is believed only if the route back to its
- * source leaves through the interface it came in on. Without it, a host on
- * one side of a router could speak for a host on the other (forge the REP)
- * and open the unknown-qp drop policy for itself, rp_filter or not.
+ * source leaves through the interface it came in on, in that interface's
+ * VRF. Without it, a host on one side of a router could speak for a host
+ * on the other (forge the REP) and open the unknown-qp drop policy for
+ * itself, rp_filter or not.
  */
 #include <linux/netdevice.h>
+#include <net/ip.h>
 #include <net/ip_fib.h>
 #include <net/ip6_fib.h>
 #include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/l3mdev.h>
 #include <net/route.h>
 
 #include "netns.h"
@@ -20,6 +24,7 @@ static bool rp_ok4(struct net *net, const struct net_device *dev,
 {
 	struct flowi4 fl4 = {
 		.flowi4_iif = LOOPBACK_IFINDEX,
+		.flowi4_l3mdev = l3mdev_master_ifindex_rcu(dev),
 		.flowi4_scope = RT_SCOPE_UNIVERSE,
 	};
 	struct fib_result res;
@@ -38,6 +43,7 @@ static bool rp_ok6(struct net *net, const struct net_device *dev,
 	struct flowi6 fl6 = {
 		.flowi6_iif = LOOPBACK_IFINDEX,
 		.flowi6_oif = dev->ifindex,
+		.flowi6_l3mdev = l3mdev_master_ifindex_rcu(dev),
 		.flowi6_proto = IPPROTO_UDP,
 	};
 	int flags = 0, type;
@@ -62,6 +68,39 @@ out:
 }
 
 /**
+ * rocect_in_dev() - the interface a packet came in on
+ * @net: the namespace
+ * @skb: the packet
+ * @family: 4 or 6
+ *
+ * A VRF puts its own device in skb_iif when it takes a packet in; the
+ * enslaved interface stays in the IP control block, as inet_sdif() reads
+ * it. The flag is checked before the block is read: on a bridge the
+ * control block is the bridge's.
+ *
+ * Context: under rcu_read_lock().
+ * Return: the device, or NULL for a packet sent from this host or from an
+ * interface that is gone.
+ */
+struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
+				 u8 family)
+{
+	struct net_device *dev;
+	int iif = 0;
+
+	if (!skb->skb_iif)
+		return NULL;
+	dev = dev_get_by_index_rcu(net, skb->skb_iif);
+	if (!dev || !netif_is_l3_master(dev))
+		return dev;
+	if (family == 4 && IPCB(skb)->flags & IPSKB_L3SLAVE)
+		iif = IPCB(skb)->iif;
+	else if (family == 6 && IP6CB(skb)->flags & IP6SKB_L3SLAVE)
+		iif = IP6CB(skb)->iif;
+	return iif ? dev_get_by_index_rcu(net, iif) : dev;
+}
+
+/**
  * rocect_rp_check() - may a CM MAD be believed, as far as routing can tell?
  * @net: the namespace
  * @skb: the MAD
@@ -69,7 +108,10 @@ out:
  *
  * Locally generated MADs (no input interface) pass: on an endpoint only
  * forgeries that arrive through the wrong interface can be told apart; a
- * host on the same link as the real peer can still speak for it.
+ * host on the same link as the real peer can still speak for it. A bridged
+ * MAD is checked against its bridge, as rpfilter sees it under
+ * br_netfilter: routing knows the bridge, not the port behind which a host
+ * sits, so it tells on-link sources from others only.
  *
  * Context: the helper callback, under rcu_read_lock().
  * Return: true if the check is off, the MAD is local or its source routes
@@ -78,11 +120,13 @@ out:
 bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt)
 {
-	const struct net_device *dev;
+	struct net_device *dev;
 
 	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
 		return true;
-	dev = dev_get_by_index_rcu(net, skb->skb_iif);
+	dev = rocect_in_dev(net, skb, pkt->family);
+	if (dev && netif_is_bridge_port(dev))
+		dev = netdev_master_upper_dev_get_rcu(dev);
 	if (!dev)
 		return false;
 	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :

@@ -7,6 +7,10 @@
 #include "wire.h"
 
 struct net;
+struct net_device;
+
+struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
+				 u8 family);
 
 bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt);
