@@ -52,6 +52,8 @@ module_param_named(rp_check, defaults[ROCECT_CFG_rp_check], uint, 0444);
 MODULE_PARM_DESC(rp_check, "Default: ignore CM MADs whose source does not route back through their input interface (0 off, 1 on, default)");
 module_param_named(learn, defaults[ROCECT_CFG_learn], uint, 0444);
 MODULE_PARM_DESC(learn, "Default: infer QP entries from traffic that never used RDMA CM (0 off, 1 on)");
+module_param_named(source_share, defaults[ROCECT_CFG_source_share], uint, 0444);
+MODULE_PARM_DESC(source_share, "Default share of max_conns one active-side address may hold in half-open and established connections, percent (1-100, default 25)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -126,41 +126,129 @@ void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
 	rocect_walk_enter(w, &rn->conns.ht, &rn->conns.gen);
 }
 
+/* Does the connection count against its source's share? */
+static bool held(u8 state)
+{
+	return !finished(state);
+}
+
+static void source_key(struct rocect_source_key *sk,
+		       const union nf_inet_addr *active, u16 zone, u8 family)
+{
+	memset(sk, 0, sizeof(*sk));
+	sk->addr = *active;
+	sk->zone = zone;
+	sk->family = family;
+}
+
+/* Not kept in the connection: 8 bytes each, for a lookup per change. */
+static struct rocect_source *source_of(struct rocect_net *rn,
+				       const struct rocect_conn *conn)
+{
+	const struct rocect_qp_key *q = &conn->qp[0].key;
+	struct rocect_source_key sk;
+
+	source_key(&sk, &q->saddr, q->zone, q->family);
+	return rocect_source_find(rn, &sk);
+}
+
+/*
+ * The source of a new connection, with room for it: at its share, its
+ * oldest half-open connection makes room; if all it holds are established,
+ * NULL (counted).
+ */
+static struct rocect_source *source_with_room(struct net *net,
+					      const struct rocect_conn_key *key)
+{
+	struct rocect_net *rn = rocect_net(net);
+	struct rocect_source_key sk;
+	struct rocect_source *src;
+	struct rocect_conn *old;
+
+	source_key(&sk, &key->active, key->zone, key->family);
+	src = rocect_source_get(rn, &sk);
+	if (!src || src->held < rocect_source_share(rn))
+		return src;
+	/* All of max_conns: the table's own limit decides. */
+	if (rocect_cfg(&rn->config, source_share) == 100)
+		return src;
+	old = list_first_entry_or_null(&src->half_open, struct rocect_conn,
+				       source_half_open);
+	if (!old) {
+		rocect_stats_inc(rn, ROCECT_CTR_CONN_SOURCE_FULL);
+		rocect_source_put(rn, src);
+		return NULL;
+	}
+	rocect_conn_destroy(net, old, false);
+	rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
+	return src;
+}
+
+/* Keep the source's counts in step with a change from @from to @to. */
+static void source_follow(struct rocect_source *src, struct rocect_conn *conn,
+			  u8 from, u8 to)
+{
+	/* Each connection holds a reference to its source. */
+	if (WARN_ON_ONCE(!src))
+		return;
+
+	if (held(from) != held(to)) {
+		if (held(to))
+			src->held++;
+		else
+			src->held--;
+	}
+	if (half_open(from) && !half_open(to))
+		list_del_init(&conn->source_half_open);
+	else if (!half_open(from) && half_open(to))
+		list_add_tail(&conn->source_half_open, &src->half_open);
+}
+
 /**
  * rocect_conn_create() - start tracking a connection, in state REQ
  * @net: the namespace
  * @key: addresses, zone, family and the active side's ID
  *
- * When max_conns is reached, the oldest finished connection (refused, or
- * torn down) makes room, else the oldest half-open one (REQ or REP): a
- * flood of unanswered REQs, or of REQs each refused by a REJ, cannot lock
- * out new connections, and no established connection is ever evicted for
- * a new one.
+ * A source (the active side's address) at its share of max_conns makes
+ * room from its own oldest half-open connection, or is refused. When
+ * max_conns is reached, the oldest finished connection (refused, or torn
+ * down) makes room, else the oldest half-open one (REQ or REP): a flood of
+ * unanswered REQs, or of REQs each refused by a REJ, cannot lock out new
+ * connections, and no established connection is ever evicted for a new
+ * one.
  *
  * Context: &rocect_net.lock held.
- * Return: the connection, or NULL if max_conns is reached and every
- * connection is established (counted), or memory is short.
+ * Return: the connection, or NULL if its source holds its share or
+ * max_conns is reached, in established connections (counted), or memory
+ * is short.
  */
 struct rocect_conn *rocect_conn_create(struct net *net,
 				       const struct rocect_conn_key *key)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_source *src;
 	struct rocect_conn *conn;
 	int i;
 
 	lockdep_assert_held(&rn->lock);
+	src = source_with_room(net, key);
+	if (!src)
+		return NULL;
 	if (rn->conns.count >= rocect_limit(rn, max_conns)) {
 		conn = eviction_victim(rn);
 		if (!conn) {
 			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
+			rocect_source_put(rn, src);
 			return NULL;
 		}
 		rocect_conn_destroy(net, conn, false);
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
 	}
 	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
-	if (!conn)
+	if (!conn) {
+		rocect_source_put(rn, src);
 		return NULL;
+	}
 	for (i = 0; i < 2; i++) {
 		struct rocect_qp *qp = &conn->qp[i];
 
@@ -181,9 +269,12 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 	if (rhashtable_lookup_insert_key(&rn->conns.ht, key, &conn->node,
 					 conn_params)) {
 		kmem_cache_free(conn_cache, conn);
+		rocect_source_put(rn, src);
 		return NULL;
 	}
 	list_add_tail(&conn->evictable, &rn->conns.half_open);
+	src->held++;
+	list_add_tail(&conn->source_half_open, &src->half_open);
 	rn->conns.count++;
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_CREATED);
@@ -207,6 +298,7 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 			 bool expired)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_source *src;
 	int i;
 
 	lockdep_assert_held(&rn->lock);
@@ -220,6 +312,10 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 	rhashtable_remove_fast(&rn->conns.ht, &conn->node, conn_params);
 	if (!list_empty(&conn->evictable))
 		list_del(&conn->evictable);
+	src = source_of(rn, conn);
+	source_follow(src, conn, conn->state, ROCE_CS_TIMEWAIT);
+	if (src)
+		rocect_source_put(rn, src);
 	rn->conns.count--;
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_DESTROYED);
@@ -246,6 +342,7 @@ void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
 		list_move_tail(&conn->evictable, &rn->conns.finished);
 	else if (!half_open(state) && !finished(state))
 		list_del_init(&conn->evictable);
+	source_follow(source_of(rn, conn), conn, conn->state, state);
 	atomic_inc(&rn->conns.gen);
 	WRITE_ONCE(conn->state, state);
 	WRITE_ONCE(conn->changed, (u32)jiffies);
@@ -379,6 +476,7 @@ static void conn_gc(struct work_struct *work)
 int rocect_conn_net_init(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
+	int err;
 
 	rn->conns.count = 0;
 	INIT_LIST_HEAD(&rn->conns.finished);
@@ -386,7 +484,13 @@ int rocect_conn_net_init(struct net *net)
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->conns.gen, 1);
 	INIT_DELAYED_WORK(&rn->conns.gc, conn_gc);
-	return rhashtable_init(&rn->conns.ht, &conn_params);
+	err = rocect_source_net_init(rn);
+	if (err)
+		return err;
+	err = rhashtable_init(&rn->conns.ht, &conn_params);
+	if (err)
+		rocect_source_net_exit(rn);
+	return err;
 }
 
 static int __net_init conn_gc_net_init(struct net *net)
@@ -443,6 +547,7 @@ static void conn_free_now(void *ptr, void *arg)
 void rocect_conn_net_exit(struct rocect_net *rn)
 {
 	rhashtable_free_and_destroy(&rn->conns.ht, conn_free_now, NULL);
+	rocect_source_net_exit(rn);
 }
 
 /**

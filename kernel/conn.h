@@ -7,6 +7,7 @@
 
 #include "cm_fsm.h"
 #include "qp.h"
+#include "source.h"
 
 /**
  * struct rocect_conn_key - what identifies a CM connection
@@ -47,6 +48,8 @@ struct rocect_conn_key {
  * @evictable: in &rocect_conn_table.half_open while in REQ or REP, in
  *	&rocect_conn_table.finished once refused or torn down
  * @rcu: deferred free, once off those lists
+ * @source_half_open: in the half-open list of its active side's
+ *	&struct rocect_source while in REQ or REP
  * @qp: [0] active to passive (dqpn: passive QP), [1] passive to active;
  *	their keys also hold the connection's addresses, zone and family
  *
@@ -72,6 +75,7 @@ struct rocect_conn {
 		struct list_head evictable;
 		struct rcu_head rcu;
 	};
+	struct list_head source_half_open;
 	struct rocect_qp qp[2];
 };
 
@@ -82,6 +86,7 @@ struct rocect_conn {
  * @finished: connections refused (REJ) or torn down (DREQ, DREP), oldest
  *	first: evicted first when the table is full
  * @half_open: connections in REQ or REP, oldest first: evicted next
+ * @sources: &struct rocect_source by key, changes under &rocect_net.lock
  * @gen: bumped by every creation, removal and state change, for dumps
  * @gc: expires idle connections, those done with TIMEWAIT and idle
  *	inferred entries
@@ -91,6 +96,7 @@ struct rocect_conn_table {
 	unsigned int count;
 	struct list_head finished;
 	struct list_head half_open;
+	struct rhashtable sources;
 	atomic_t gen;
 	struct delayed_work gc;
 };

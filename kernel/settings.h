@@ -41,3 +41,5 @@ ROCECT_SETTING(half_open_timeout, HALF_OPEN_TIMEOUT, u32, 1,
 	       ROCECT_HALF_OPEN_TIMEOUT_MAX, 75)
 ROCECT_SETTING(rp_check, RP_CHECK, u8, 0, 1, 1)
 ROCECT_SETTING(learn, LEARN, u8, 0, 1, 0)
+/* Four hosts that each hold their share fill the table; one cannot. */
+ROCECT_SETTING(source_share, SOURCE_SHARE, u8, 1, 100, 25)

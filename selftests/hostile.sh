@@ -12,7 +12,9 @@
 # linear) are malformed mad-len and create nothing; a flood of unanswered
 # REQs evicts the oldest half-open connections, never an established one,
 # and so does a flood of REQs refused by REJs (finished ones go first),
-# and half-open-timeout expires them; rp-check ignores M's forged REP and
+# and half-open-timeout expires them; a host whose REQs are answered holds
+# at most its source-share of max-conns, then makes room from its own
+# half-open connections or is refused, never others; rp-check ignores M's forged REP and
 # REQ (and believes them when off); the unknown-qp drop policy fails closed
 # (malformed, reserved opcodes, bad ICRC, spoofed CM MADs, CNPs to unknown
 # QPs, GSO super-packets) and rate limits its log; a REP does not take the
@@ -93,6 +95,17 @@ for i in range(400):
     rejflood += [icrc4(req), icrc4(rej)]
 save('rejflood', *rejflood)
 conn('L2', (0x7002, 0x8002), (0x71, 0x81))
+# Handshakes 0 to 11 from A, comm IDs 0x9000.., for the per-source share:
+# 0 to 7 whole, 8 alone, 8 to 11 REQs only; one from a's other address.
+sh = [roce_pkt.cm_exchange(A, B, comm_ids=(0x9000 + i, 0xa000 + i),
+                           qpns=(0x900 + i, 0xa00 + i)) for i in range(12)]
+for k in ('req', 'rep', 'rtu'):
+    save('sh8-' + k, *[ex[k] for ex in sh[:8]])
+save('sh9-req', sh[8]['req'])
+save('sh12-req', *[ex['req'] for ex in sh[8:]])
+ex = roce_pkt.cm_exchange('10.0.1.2', B, comm_ids=(0x9100, 0xa100), qpns=(0x9ff, 0xaff))
+for k in ('req', 'rep', 'rtu'):
+    save('o-' + k, ex[k])
 # A MAD of another class (performance management): every policy passes it.
 for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
     save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
@@ -275,7 +288,8 @@ check "... no kernel warnings" dmesg_clean
 # Test a flood of unanswered REQs: max-conns 200, 400 REQs, then a real
 # handshake L. The oldest half-open connections make room for new ones;
 # an established one is never evicted, and a table full of them refuses.
-check "max-conns 200" on "$r" config set max-conns 200
+check "max-conns 200, source-share 100: the table's own eviction" \
+	on "$r" config set max-conns 200 source-share 100
 snap
 check "400 REQs nobody answers" send "$a" flood
 check "L: REQ, REP, RTU" xchg "$a" L-req "$b" L-rep "$a" L-rtu
@@ -315,6 +329,40 @@ fence b
 check "... passes" is "$(got b)" 1
 check "max-conns 32768, timewait-timeout 10 s" \
 	on "$r" config set max-conns 32768 timewait-timeout 10
+check "... the refused ones expire: L and L2 left" busywait 60000 conns_are 2
+
+# Test the per-source share: one host whose peer answers its REQs must
+# not fill the table with established connections, which are never
+# evicted. max-conns 40, source-share 25: 10 connections a host.
+held_by() # ADDRESS STATE: how many of r's connections ADDRESS opened
+{
+	on "$r" -j conn | jq --arg a "$1" --arg s "$2" \
+		'[.[] | select(.active == $a and .state == $s)] | length'
+}
+check "max-conns 40, source-share 25" \
+	on "$r" config set max-conns 40 source-share 25
+check "8 handshakes from 10.0.1.1" xchg "$a" sh8-req "$b" sh8-rep "$a" sh8-rtu
+check "... it holds 10 established (with L, L2)" is \
+	"$(held_by 10.0.1.1 established)" 10
+snap
+check "its 9th REQ" send "$a" sh9-req
+check "... refused at its share, nothing evicted" is \
+	"$(grew conn-source-full conn-full conn-evicted) $(conn_state $((0x9008)))" \
+	"1 0 0 "
+check "10.0.1.2: REQ, REP, RTU" xchg "$a" o-req "$b" o-rep "$a" o-rtu
+check "... established: the rest of the table is others'" is \
+	"$(conn_state $((0x9100)))" established
+check "source-share 30: 12 a host" on "$r" config set source-share 30
+snap
+check "REQs 9 to 12 from 10.0.1.1, unanswered" send "$a" sh12-req
+check "... 11 and 12 took the place of its oldest half-open, 9 and 10" is \
+	"$(conn_state $((0x9008)))/$(conn_state $((0x9009)))/$(conn_state $((0x900a)))/$(conn_state $((0x900b)))" \
+	"//req/req"
+check "... 2 evicted, none refused, its 10 established kept" is \
+	"$(grew conn-evicted conn-source-full) $(held_by 10.0.1.1 established)" \
+	"2 0 10"
+check "max-conns 32768, source-share 25" \
+	on "$r" config set max-conns 32768 source-share 25
 
 # Test spoofed CM MADs, in drop mode: M forges b's REP (source 10.0.2.1)
 # to a's REQ, which would open the policy for data to b's QP 0x2a. r has
@@ -380,6 +428,10 @@ check "... none dropped" is \
 # REP with c1's QPNs (0x17, 0x2a) and new comm IDs, as a host on a's or
 # b's link could forge them. Before, c1 lost its entries.
 snap
+# A connection silent for half-open-timeout may be replaced (its host may
+# have crashed): c1 must have spoken lately, which on a slow debug guest
+# the checks since its data need not leave it.
+check "c1 data, so that c1 is live" send "$a" c1-data
 check "REQ from a: QP 0x17 again, comm ID 0x1101" send "$a" c1x-req
 check "REP from b: QP 0x2a again, comm ID 0x2101" send "$b" c1x-rep
 check "... conflict counted for both entries" is "$(grew qp-conflict)" 2

@@ -30,6 +30,7 @@ static const struct {
 	{ "unknown-qp", ROCECT_A_CONFIG_UNKNOWN_QP, KNOB_POLICY },
 	{ "rp-check", ROCECT_A_CONFIG_RP_CHECK, KNOB_BOOL },
 	{ "learn", ROCECT_A_CONFIG_LEARN, KNOB_BOOL },
+	{ "source-share", ROCECT_A_CONFIG_SOURCE_SHARE, KNOB_U8 },
 	{ "cnp", ROCECT_A_CONFIG_CNP, KNOB_BOOL },
 	{ "cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, KNOB_U32 },
 	{ "cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, KNOB_U32 },
@@ -52,7 +53,7 @@ static void config_help(void)
 		"SETTING := { max-qps N | max-conns N | idle-timeout SECONDS |\n"
 		"             timewait-timeout SECONDS | half-open-timeout SECONDS |\n"
 		"             unknown-qp { accept | drop } | rp-check { on | off } |\n"
-		"             learn { on | off } |\n"
+		"             learn { on | off } | source-share PERCENT |\n"
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");

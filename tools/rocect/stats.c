@@ -96,6 +96,7 @@ static const struct {
 	{ ROCECT_A_STATS_FLOW_ADOPTED, "flow-adopted" },
 	{ ROCECT_A_STATS_QP_RECOVERED, "qp-recovered" },
 	{ ROCECT_A_STATS_EXPECT_KEPT, "expect-kept" },
+	{ ROCECT_A_STATS_CONN_SOURCE_FULL, "conn-source-full" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -185,6 +185,7 @@ enum {
 	ROCECT_A_STATS_FLOW_ADOPTED,	/* u64, flows adopted from a peer firewall */
 	ROCECT_A_STATS_QP_RECOVERED,	/* u64, entries recovered from adopted flows */
 	ROCECT_A_STATS_EXPECT_KEPT,	/* u64, expectations already in place */
+	ROCECT_A_STATS_CONN_SOURCE_FULL, /* u64, refused: source at its share */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -209,6 +210,7 @@ enum {
 	ROCECT_A_CONFIG_HALF_OPEN_TIMEOUT, /* u32 s, 1..3600: REQ, REP states */
 	ROCECT_A_CONFIG_RP_CHECK,	/* u8, 1: CM MADs must pass a FIB rp check */
 	ROCECT_A_CONFIG_LEARN,		/* u8, 1: infer entries from the traffic */
+	ROCECT_A_CONFIG_SOURCE_SHARE,	/* u8, 1..100: % of max-conns per source */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
