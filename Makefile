@@ -6,7 +6,8 @@
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
 #   make check         lint, unit tests, oracles, fuzz smoke, install and DKMS,
-#                      guest kselftests, Soft-RoCE end to end
+#                      guest kselftests, Soft-RoCE end to end, and the debug
+#                      kernel's subset (built beside them)
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: instructions per call (callgrind), wire

@@ -6,12 +6,15 @@
 # one line "N passed, N failed". A stage that fails without reporting a
 # failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
 #
-#   check.sh [STAGE...]   (default: build lint unit oracles fuzz vm kselftest e2e;
-#                          "debug", the debug-kernel tier, runs only when named)
+#   check.sh [STAGE...]   (default: build lint unit oracles fuzz install vm
+#                          kselftest e2e debug, with the debug tier's subset)
 #
-# The debug tier starts with the first stage and runs beside the others: its
-# kernel builds at low priority while they run, then its guests fill the
-# time theirs spend waiting. Its TAP is printed when its turn comes.
+# The debug tier (stage "debug") starts with the first stage and runs beside
+# the others: its kernel builds at low priority while they run, then its
+# guests fill the time theirs spend waiting. Its TAP is printed when its
+# turn comes. With the default stages (make check) it runs the kselftests
+# of selftests/Makefile's TEST_PROGS_DEBUG_CHECK; named (make check-debug),
+# every kselftest and the end to end.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,11 +75,18 @@ debug_tier()
 		echo "not ok 1 - nf_conntrack_roce.ko builds with -Werror for $v"
 		return 1
 	fi
+	if [ -n "$debug_subset" ]; then
+		VM_TIMEOUT=3600 "$TOP/tools/vm/run_vm_tests.sh" -t "$(make -s \
+			-C "$TOP/selftests" print-tests-debug-check)" "$v" || rc=1
+		echo "# debug tier done after $(($(date +%s) - start)) s"
+		return $rc
+	fi
 	# The quiet connection's mechanism in 2 minutes instead of 10: the
 	# stock kernels run the full length.
 	VM_TIMEOUT=3600 VM_ENV="QUIET_GAP=50 QUIET_TOTAL=100" \
 		"$TOP/tools/vm/run_vm_tests.sh" "$v" || rc=1
 	E2E_PORT=17400 "$TOP/tools/vm/run_rxe_e2e.sh" "$v" || rc=1
+	echo "# debug tier done after $(($(date +%s) - start)) s"
 	return $rc
 }
 
@@ -109,8 +119,11 @@ stage()
 }
 
 stages=("$@")
-[ "${#stages[@]}" -gt 0 ] ||
-	stages=(build lint unit oracles fuzz install vm kselftest e2e)
+debug_subset=
+if [ "${#stages[@]}" -eq 0 ]; then
+	stages=(build lint unit oracles fuzz install vm kselftest e2e debug)
+	debug_subset=1
+fi
 begin=$(date +%s)
 # The debug kernel takes long to build: start the tier now, so that its
 # build and then its guests overlap the other stages (whose guests often
