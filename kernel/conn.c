@@ -153,35 +153,30 @@ static struct rocect_source *source_of(struct rocect_net *rn,
 }
 
 /*
- * The source of a new connection, with room for it: at its share, its
- * oldest half-open connection makes room; if all it holds are established,
- * NULL (counted).
+ * Has the source of a new connection room for it? At its share, its oldest
+ * half-open connection makes room; if all it holds are established, no
+ * (counted). Looked up, not created: a refused REQ allocates nothing.
  */
-static struct rocect_source *source_with_room(struct net *net,
-					      const struct rocect_conn_key *key)
+static bool source_room(struct net *net, const struct rocect_source_key *sk)
 {
 	struct rocect_net *rn = rocect_net(net);
-	struct rocect_source_key sk;
 	struct rocect_source *src;
 	struct rocect_conn *old;
 
-	source_key(&sk, &key->active, key->zone, key->family);
-	src = rocect_source_get(rn, &sk);
-	if (!src || src->held < rocect_source_share(rn))
-		return src;
-	/* All of max_conns: the table's own limit decides. */
-	if (rocect_cfg(&rn->config, source_share) == 100)
-		return src;
+	src = rocect_source_find(rn, sk);
+	/* At 100 %, the table's own limit decides. */
+	if (!src || src->held < rocect_source_share(rn) ||
+	    rocect_cfg(&rn->config, source_share) == 100)
+		return true;
 	old = list_first_entry_or_null(&src->half_open, struct rocect_conn,
 				       source_half_open);
 	if (!old) {
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_SOURCE_FULL);
-		rocect_source_put(rn, src);
-		return NULL;
+		return false;
 	}
 	rocect_conn_destroy(net, old, false);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
-	return src;
+	return true;
 }
 
 /* Keep the source's counts in step with a change from @from to @to. */
@@ -226,27 +221,30 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 				       const struct rocect_conn_key *key)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_source_key sk;
 	struct rocect_source *src;
 	struct rocect_conn *conn;
 	int i;
 
 	lockdep_assert_held(&rn->lock);
-	src = source_with_room(net, key);
-	if (!src)
+	source_key(&sk, &key->active, key->zone, key->family);
+	if (!source_room(net, &sk))
 		return NULL;
 	if (rn->conns.count >= rocect_limit(rn, max_conns)) {
 		conn = eviction_victim(rn);
 		if (!conn) {
 			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
-			rocect_source_put(rn, src);
 			return NULL;
 		}
 		rocect_conn_destroy(net, conn, false);
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
 	}
 	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
-	if (!conn) {
-		rocect_source_put(rn, src);
+	if (!conn)
+		return NULL;
+	src = rocect_source_get(rn, &sk);
+	if (!src) {
+		kmem_cache_free(conn_cache, conn);
 		return NULL;
 	}
 	for (i = 0; i < 2; i++) {

@@ -19,6 +19,12 @@
 #include "netns.h"
 #include "rpcheck.h"
 
+/* Where this host's own packets come in: loopback, or a VRF's device. */
+static bool local_dev(const struct net_device *dev)
+{
+	return dev->flags & IFF_LOOPBACK || netif_is_l3_master(dev);
+}
+
 static bool rp_ok4(struct net *net, const struct net_device *dev,
 		   const struct roce_pkt *pkt)
 {
@@ -33,7 +39,7 @@ static bool rp_ok4(struct net *net, const struct net_device *dev,
 	if (fib_lookup(net, &fl4, &res, FIB_LOOKUP_IGNORE_LINKSTATE))
 		return false;
 	if (res.type == RTN_LOCAL)
-		return dev->flags & IFF_LOOPBACK;
+		return local_dev(dev);
 	return res.type == RTN_UNICAST && fib_info_nh_uses_dev(res.fi, dev);
 }
 
@@ -59,7 +65,7 @@ static bool rp_ok6(struct net *net, const struct net_device *dev,
 	    (rt->rt6i_flags & (RTF_REJECT | RTF_ANYCAST)))
 		goto out;
 	if (rt->rt6i_flags & RTF_LOCAL)
-		ok = dev->flags & IFF_LOOPBACK;
+		ok = local_dev(dev);
 	else
 		ok = rt->rt6i_idev->dev == dev;
 out:
@@ -67,16 +73,39 @@ out:
 	return ok;
 }
 
+/*
+ * A VRF puts its own device in skb_iif when it takes a packet in; the
+ * enslaved interface stays in the IP control block, as inet_sdif() reads
+ * it. The block is believed only where it names a slave of that VRF: on
+ * the bridge family's and tc's paths the control block is theirs.
+ */
+static struct net_device *vrf_slave(struct net *net, const struct sk_buff *skb,
+				    struct net_device *vrf, u8 family)
+{
+	struct net_device *slave;
+	int iif = 0;
+
+	if (family == 4 && IPCB(skb)->flags & IPSKB_L3SLAVE)
+		iif = IPCB(skb)->iif;
+	else if (family == 6 && IP6CB(skb)->flags & IP6SKB_L3SLAVE)
+		iif = IP6CB(skb)->iif;
+	slave = iif ? dev_get_by_index_rcu(net, iif) : NULL;
+	if (slave && netif_is_l3_slave(slave) &&
+	    l3mdev_master_ifindex_rcu(slave) == vrf->ifindex)
+		return slave;
+	return vrf;
+}
+
 /**
- * rocect_in_dev() - the interface a packet came in on
+ * rocect_in_dev() - the interface routing knows a packet came in on
  * @net: the namespace
  * @skb: the packet
  * @family: 4 or 6
  *
- * A VRF puts its own device in skb_iif when it takes a packet in; the
- * enslaved interface stays in the IP control block, as inet_sdif() reads
- * it. The flag is checked before the block is read: on a bridge the
- * control block is the bridge's.
+ * The enslaved interface a VRF took the packet in on, not the VRF; for a
+ * packet that came in on a bridge port, the bridge: routing knows the
+ * bridge, not the port behind which a host sits (as rpfilter sees bridged
+ * packets under br_netfilter).
  *
  * Context: under rcu_read_lock().
  * Return: the device, or NULL for a packet sent from this host or from an
@@ -86,18 +115,15 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
 				 u8 family)
 {
 	struct net_device *dev;
-	int iif = 0;
 
 	if (!skb->skb_iif)
 		return NULL;
 	dev = dev_get_by_index_rcu(net, skb->skb_iif);
-	if (!dev || !netif_is_l3_master(dev))
-		return dev;
-	if (family == 4 && IPCB(skb)->flags & IPSKB_L3SLAVE)
-		iif = IPCB(skb)->iif;
-	else if (family == 6 && IP6CB(skb)->flags & IP6SKB_L3SLAVE)
-		iif = IP6CB(skb)->iif;
-	return iif ? dev_get_by_index_rcu(net, iif) : dev;
+	if (dev && netif_is_l3_master(dev))
+		return vrf_slave(net, skb, dev, family);
+	if (dev && netif_is_bridge_port(dev))
+		return netdev_master_upper_dev_get_rcu(dev);
+	return dev;
 }
 
 /**
@@ -109,9 +135,8 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
  * Locally generated MADs (no input interface) pass: on an endpoint only
  * forgeries that arrive through the wrong interface can be told apart; a
  * host on the same link as the real peer can still speak for it. A bridged
- * MAD is checked against its bridge, as rpfilter sees it under
- * br_netfilter: routing knows the bridge, not the port behind which a host
- * sits, so it tells on-link sources from others only.
+ * MAD is checked against its bridge (rocect_in_dev()), which tells on-link
+ * sources from others only.
  *
  * Context: the helper callback, under rcu_read_lock().
  * Return: true if the check is off, the MAD is local or its source routes
@@ -125,8 +150,6 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
 		return true;
 	dev = rocect_in_dev(net, skb, pkt->family);
-	if (dev && netif_is_bridge_port(dev))
-		dev = netdev_master_upper_dev_get_rcu(dev);
 	if (!dev)
 		return false;
 	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :

@@ -4,10 +4,11 @@
  * connection from the oldest refused, torn-down or half-open ones, never
  * from established ones; so one host that opens connections to a peer
  * that answers them (both in the same hands) could fill max-conns with
- * established connections and lock every other host out. No host may hold more than source-share
- * percent of max-conns in half-open and established connections: at its
- * share its own oldest half-open connection makes room, else its new one
- * is refused. Changes take the namespace's lock.
+ * established connections and lock every other host out. No address may
+ * hold more than source-share percent of max-conns in half-open and
+ * established connections: at its share its own oldest half-open
+ * connection makes room, else its new one is refused. Changes take the
+ * namespace's lock.
  */
 #include <linux/jhash.h>
 #include <linux/rhashtable.h>
@@ -75,7 +76,8 @@ struct rocect_source *rocect_source_get(struct rocect_net *rn,
 
 	src = rocect_source_find(rn, key);
 	if (!src) {
-		src = kzalloc(sizeof(*src), GFP_ATOMIC | __GFP_ACCOUNT);
+		/* Not charged: the connections of many tasks share it. */
+		src = kzalloc(sizeof(*src), GFP_ATOMIC | __GFP_NOWARN);
 		if (!src)
 			return NULL;
 		src->key = *key;
