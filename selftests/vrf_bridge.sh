@@ -23,6 +23,13 @@
 source "$(dirname "$0")/lib.sh"
 
 ksft_start
+# A kernel built without them cannot run this test (stock kernels have both).
+for kind in vrf bridge; do
+	checktool ip link add "rocect-probe-$kind" type "$kind"
+	ip link del "rocect-probe-$kind"
+done
+modprobe -q nf_conntrack_bridge ||
+	{ echo "SKIP: no nf_conntrack_bridge"; exit $ksft_skip; }
 
 craft_packets()
 {

@@ -53,7 +53,7 @@ static void config_help(void)
 		"SETTING := { max-qps N | max-conns N | idle-timeout SECONDS |\n"
 		"             timewait-timeout SECONDS | half-open-timeout SECONDS |\n"
 		"             unknown-qp { accept | drop } | rp-check { on | off } |\n"
-		"             learn { on | off } | source-share PERCENT |\n"
+		"             learn { on | off } | source-share 1-100 |\n"
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");
