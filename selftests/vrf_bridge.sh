@@ -24,10 +24,10 @@ source "$(dirname "$0")/lib.sh"
 
 ksft_start
 # A kernel built without them cannot run this test (stock kernels have both).
-for kind in vrf bridge; do
-	checktool ip link add "rocect-probe-$kind" type "$kind"
-	ip link del "rocect-probe-$kind"
-done
+checktool ip link add rcprobe-vrf type vrf table 4242
+ip link del rcprobe-vrf
+checktool ip link add rcprobe-br type bridge
+ip link del rcprobe-br
 modprobe -q nf_conntrack_bridge ||
 	{ echo "SKIP: no nf_conntrack_bridge"; exit $ksft_skip; }
 
