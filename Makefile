@@ -6,14 +6,14 @@
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
 #   make check         lint, unit tests, oracles, fuzz smoke, install and DKMS,
-#                      guest kselftests, Soft-RoCE end to end, and the debug
-#                      kernel's subset (built beside them)
+#                      guest kselftests, Soft-RoCE end to end
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: instructions per call (callgrind), wire
 #                      library speed, forwarding with the helper
 #   make debug-kernel  build and install the KASAN/lockdep guest kernel
 #   make check-debug   the kselftests and the end to end on that kernel only
+#   make check-debug-subset  only its tests of hostile input, churn, limits
 #   make install | uninstall | dkms-install | dkms-uninstall  (as root)
 #   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
@@ -44,7 +44,8 @@ VERSION := $(shell $(TOP)/scripts/version.sh)
 KBUILD_VARS := ROCECT_WERROR=y ROCECT_VERSION=$(VERSION)
 
 .PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
-	e2e demo bench clean debug-kernel check-debug install uninstall \
+	e2e demo bench clean debug-kernel check-debug check-debug-subset \
+	install uninstall \
 	dkms-install dkms-uninstall FORCE
 
 all: module tools
@@ -212,6 +213,11 @@ check-debug:
 	@$(TOP)/scripts/deps.sh
 	@$(MAKE) -s tools
 	@BUILD=$(BUILD) $(TOP)/scripts/check.sh debug
+
+check-debug-subset:
+	@$(TOP)/scripts/deps.sh
+	@$(MAKE) -s tools
+	@BUILD=$(BUILD) DEBUG_SUBSET=1 $(TOP)/scripts/check.sh debug
 
 demo:
 	@$(TOP)/scripts/deps.sh
