@@ -107,20 +107,30 @@ main_table_blind()
 
 handshake() { send "$a" "$1-req" && send "$b" "$1-rep" && send "$a" "$1-rtu"; }
 
+# tracked_both WHERE NS TAG4 ID4 TAG6 ID6: a's IPv4 and IPv6 handshakes
+# with b are established on NS, no MAD called spoofed, and their data
+# reaches b in drop mode.
+tracked_both()
+{
+	local where=$1 ns=$2 at
+
+	check "$where IPv4: REQ, REP, RTU" handshake "$3"
+	check "... established" is "$(conn_state "$ns" "$4")" established
+	check "$where IPv6: REQ, REP, RTU" handshake "$5"
+	check "... established" is "$(conn_state "$ns" "$6")" established
+	check "... no MAD called spoofed" is "$(stat "$ns" cm-spoofed)" 0
+	at=$(got "$b" all)
+	check "$where: data a -> b in drop mode" send "$a" "$3-data" "$5-data"
+	check "... b got both" is "$(got "$b" all)" $((at + 2))
+}
+
 check "packets crafted with scapy" craft_packets
 check "module loads" load_module
 check "VRF: r's veths in VRF blue (table 10), helper on r" vrf_setup
 check "... the main table has no route to a, blue's has" main_table_blind
 check "... drop mode, CNPs on" on "$r" config set unknown-qp drop cnp on
 
-check "VRF IPv4: REQ, REP, RTU" handshake v4
-check "... established" is "$(conn_state "$r" $((0x1001)))" established
-check "VRF IPv6: REQ, REP, RTU" handshake v6
-check "... established" is "$(conn_state "$r" $((0x1002)))" established
-check "... no MAD called spoofed" is "$(stat "$r" cm-spoofed)" 0
-at_b=$(got "$b" all)
-check "VRF: data a -> b in drop mode" send "$a" v4-data v6-data
-check "... b got both" is "$(got "$b" all)" $((at_b + 2))
+tracked_both VRF "$r" v4 $((0x1001)) v6 $((0x1002))
 check "VRF: CE-marked data a -> b, both families" send "$a" v4-ce v6-ce
 check "... r sent two CNPs, none lacked a route" is \
 	"$(stat "$r" cnp-sent) $(stat "$r" cnp-no-route)" "2 0"
@@ -170,14 +180,7 @@ bridge_setup()
 check "bridge: s bridges a2, b2, m2; helper in the bridge family" bridge_setup
 check "... drop mode" on "$s" config set unknown-qp drop
 a=$a2 b=$b2
-check "bridge IPv4: REQ, REP, RTU" handshake br4
-check "... established" is "$(conn_state "$s" $((0x1004)))" established
-check "bridge IPv6: REQ, REP, RTU" handshake br6
-check "... established" is "$(conn_state "$s" $((0x1005)))" established
-check "... no MAD called spoofed" is "$(stat "$s" cm-spoofed)" 0
-at_b2=$(got "$b2" all)
-check "bridge: data a2 -> b2 in drop mode" send "$a2" br4-data br6-data
-check "... b2 got both" is "$(got "$b2" all)" $((at_b2 + 2))
+tracked_both bridge "$s" br4 $((0x1004)) br6 $((0x1005))
 at_a2=$(got "$a2" all)
 check "m2 sends a REQ to a2 in the name of 10.0.7.7, off br0's link" \
 	send "$m2" off-req
