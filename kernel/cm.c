@@ -129,8 +129,12 @@ static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 	rocect_qp_insert(net, &conn->qp[dir], NULL);
 }
 
-/* The REQ or SIDR_REQ's details, on a new connection. */
-static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt)
+/*
+ * The REQ or SIDR_REQ's details, on a new connection; @iif: where it came
+ * in, and so where the active side's packets will.
+ */
+static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
+			 int iif)
 {
 	const struct roce_cm *cm = &pkt->cm;
 	u8 saddr[16], daddr[16];
@@ -143,6 +147,7 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt)
 		conn->cma_match = !memcmp(cm->cma.src, saddr, 16) &&
 				  !memcmp(cm->cma.dst, daddr, 16);
 	}
+	conn->qp[0].iif = iif;
 	if (conn->sidr)
 		return;
 	conn->psn[0] = cm->starting_psn;
@@ -150,11 +155,15 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt)
 	conn->qp[1].key.dqpn = cm->qpn;
 }
 
-/* The REP or accepting SIDR_REP: both QPs are known, link the entries. */
+/*
+ * The REP or accepting SIDR_REP: both QPs are known, link the entries;
+ * @iif: where it came in, and so where the passive side's packets will.
+ */
 static void learn_passive(struct net *net, struct rocect_conn *conn,
-			  const struct roce_cm *cm)
+			  const struct roce_cm *cm, int iif)
 {
 	conn->qp[0].key.dqpn = cm->qpn;
+	conn->qp[1].iif = iif;
 	if (conn->sidr) {
 		/* UD: the client's QP shows in its first packet's DETH. */
 		conn->qkey = cm->qkey;
@@ -173,11 +182,13 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
  * @net: the namespace it was seen in
  * @ct: its conntrack
  * @pkt: the parsed MAD (class %ROCE_CLASS_CM, ICRC verified)
+ * @iif: where it came in (rocect_arrival()): a REQ binds the active side's
+ *	QP entry to it, a REP the passive side's
  *
  * Context: the helper callback (RCU, softirq or process context).
  */
 void rocect_cm_packet(struct net *net, struct nf_conn *ct,
-		      const struct roce_pkt *pkt)
+		      const struct roce_pkt *pkt, int iif)
 {
 	struct rocect_net *rn = rocect_net(net);
 	u16 zone = nf_ct_zone(ct)->id;
@@ -204,11 +215,11 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 		conn = rocect_conn_create(net, &k);
 		if (!conn)
 			break;
-		learn_active(conn, pkt);
+		learn_active(conn, pkt, iif);
 		todo.reverse = !conn->sidr;
 		break;
 	case ROCE_CM_ACT_ACCEPT:
-		learn_passive(net, conn, &pkt->cm);
+		learn_passive(net, conn, &pkt->cm, iif);
 		rocect_conn_set_state(net, conn, next);
 		todo.reverse = !conn->sidr;
 		todo.forward = true;
@@ -265,7 +276,8 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
  *
  * Data to the passive side's QP while the RTU is missing establishes the
  * connection (as COMM_EST does in the receiving host). A UD client's first
- * packet names its QP in the DETH: the server's replies get their entry.
+ * packet with the service's Q_Key names its QP in the DETH: the server's
+ * replies get their entry.
  * Data of an established connection keeps its CM conntrack and its
  * expectations alive, however long the CM is quiet.
  *
@@ -289,7 +301,8 @@ void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 			rocect_conn_set_state(net, conn, next);
 		rocect_net_unlock(rn, &events);
 	}
-	if (conn->sidr && pkt->has_deth && !READ_ONCE(conn->qp[1].linked)) {
+	if (conn->sidr && pkt->has_deth && pkt->deth_qkey == conn->qkey &&
+	    !READ_ONCE(conn->qp[1].linked)) {
 		rocect_net_lock(rn, &events);
 		if (qp->linked && !conn->qp[1].linked) {
 			WRITE_ONCE(conn->qp[0].sqpn, pkt->deth_src_qp);

@@ -9,7 +9,7 @@
 struct rocect_qp;
 
 void rocect_cm_packet(struct net *net, struct nf_conn *ct,
-		      const struct roce_pkt *pkt);
+		      const struct roce_pkt *pkt, int iif);
 void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 		    const struct roce_pkt *pkt);
 

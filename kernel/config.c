@@ -54,6 +54,12 @@ module_param_named(learn, defaults[ROCECT_CFG_learn], uint, 0444);
 MODULE_PARM_DESC(learn, "Default: infer QP entries from traffic that never used RDMA CM (0 off, 1 on)");
 module_param_named(source_share, defaults[ROCECT_CFG_source_share], uint, 0444);
 MODULE_PARM_DESC(source_share, "Default share of max_conns one active-side address may hold in half-open and established connections, percent (1-100, default 25)");
+module_param_named(check_iface, defaults[ROCECT_CFG_check_iface], uint, 0444);
+MODULE_PARM_DESC(check_iface, "Default: a QP's packets must come in where its CM MADs (or its first packet) did (0 off, 1 on, default)");
+module_param_named(check_sport, defaults[ROCECT_CFG_check_sport], uint, 0444);
+MODULE_PARM_DESC(check_sport, "Default: a QP's data must keep the UDP source port of its first packet (0 off, 1 on, default)");
+module_param_named(check_cnp, defaults[ROCECT_CFG_check_cnp], uint, 0444);
+MODULE_PARM_DESC(check_cnp, "Default: a CNP must come in where the packets of the peer it names do (0 off, 1 on, default)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

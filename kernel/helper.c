@@ -124,10 +124,66 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 }
 
 /*
- * Count a data packet on the entry of its (zone, addresses, QP). Without an
- * entry, a flow adopted from a peer firewall vouches for its packets in
- * drop mode and has their pair recovered; otherwise the namespace's
- * unknown-qp policy decides their fate.
+ * Is a data packet its entry's sender's, as far as the way it came tells?
+ * It must come in where the entry is bound (rocect_arrival()) and, but for
+ * UD, from the UDP source port of the sender's first data packet: RoCE
+ * keeps one per QP. An entry not bound yet is bound by this packet.
+ *
+ * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
+ */
+static enum rocect_counter check_sender(struct net *net,
+					const struct rocect_config *c,
+					const struct sk_buff *skb,
+					struct rocect_qp *qp,
+					const struct roce_pkt *pkt)
+{
+	int iif = READ_ONCE(qp->iif);
+	u16 sport = roce_pkt_sport(pkt);
+
+	if (unlikely(iif == ROCECT_IIF_UNBOUND))
+		WRITE_ONCE(qp->iif, rocect_arrival(net, skb, pkt->family));
+	else if (rocect_cfg(c, check_iface) &&
+		 !rocect_arrived_on(net, skb, pkt->family, iif))
+		return ROCECT_CTR_WRONG_IFACE;
+	if (pkt->has_deth)
+		return ROCECT_CTR_MAX;
+	/* Pairs with itself: whoever sees the flag sees the port. */
+	if (unlikely(!smp_load_acquire(&qp->sport_bound))) {
+		WRITE_ONCE(qp->sport, sport);
+		/* The port before the flag, for the acquire above. */
+		smp_store_release(&qp->sport_bound, 1);
+	} else if (rocect_cfg(c, check_sport) && READ_ONCE(qp->sport) != sport) {
+		return ROCECT_CTR_WRONG_SPORT;
+	}
+	return ROCECT_CTR_MAX;
+}
+
+/*
+ * A packet of a known QP that its sender did not send, by the way it came:
+ * counted in every mode, dropped in drop mode. In accept mode it passes,
+ * but neither counts on the entry nor earns its sender a CNP.
+ */
+static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
+			  const struct nf_conn *ct, enum rocect_counter ctr)
+{
+	rocect_stats_inc(rn, ctr);
+	if (!strict(rn))
+		return NF_ACCEPT;
+	if (net_ratelimit())
+		nf_ct_helper_log(skb, ct, "%s",
+				 ctr == ROCECT_CTR_WRONG_IFACE ?
+				 "QP data from another interface" :
+				 ctr == ROCECT_CTR_WRONG_SPORT ?
+				 "QP data from another UDP port" :
+				 "CNP not from its peer's interface");
+	return NF_DROP;
+}
+
+/*
+ * Count a data packet on the entry of its (zone, addresses, QP), if its
+ * sender sent it. Without an entry, a flow adopted from a peer firewall
+ * vouches for its packets in drop mode and has their pair recovered;
+ * otherwise the namespace's unknown-qp policy decides their fate.
  */
 static int account_data(struct net *net, struct rocect_net *rn,
 			struct sk_buff *skb, struct nf_conn *ct,
@@ -135,6 +191,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 			const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
+	enum rocect_counter wrong;
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
@@ -142,6 +199,11 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
 		return account_inferred(net, rn, skb, ct, ctinfo, qp, &key,
 					pkt);
+	if (qp) {
+		wrong = check_sender(net, &rn->config, skb, qp, pkt);
+		if (unlikely(wrong != ROCECT_CTR_MAX))
+			return not_the_sender(rn, skb, ct, wrong);
+	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(net, skb, qp, pkt);
 	if (qp) {
@@ -165,21 +227,29 @@ static int account_data(struct net *net, struct rocect_net *rn,
  * A CNP names the QP that must slow down: the reverse direction's entry of
  * a tracked pair has it as destination, or, until a failover's pair is
  * recovered, the adopted flow it comes on is bound to it (a CNP binds
- * none).
+ * none). It must come in where that entry's sender's packets do: the
+ * peer, or a switch on its way, sends it. Its UDP source port is not the
+ * QP's. CNPs of this host (rocect_cnp_ce()'s among them) are not checked.
  */
-static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
-		     const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-		     const struct roce_pkt *pkt)
+static int check_cnp(struct net *net, struct rocect_net *rn,
+		     struct sk_buff *skb, const struct nf_conn *ct,
+		     enum ip_conntrack_info ctinfo, const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
+	int iif;
 
-	if (!strict(rn))
-		return NF_ACCEPT;
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
-	if ((qp && qp->origin != ROCECT_ORIGIN_INFERRED) ||
-	    rocect_flow_bound(ct, ctinfo, key.dqpn))
+	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED) {
+		iif = READ_ONCE(qp->iif);
+		if (rocect_cfg(&rn->config, check_cnp) && skb->skb_iif &&
+		    iif != ROCECT_IIF_UNBOUND &&
+		    !rocect_arrived_on(net, skb, pkt->family, iif))
+			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
+		return NF_ACCEPT;
+	}
+	if (!strict(rn) || rocect_flow_bound(ct, ctinfo, key.dqpn))
 		return NF_ACCEPT;
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "CNP to no QP entry");
@@ -204,7 +274,7 @@ static int track_cm(struct net *net, struct rocect_net *rn,
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
-	rocect_cm_packet(net, ct, pkt);
+	rocect_cm_packet(net, ct, pkt, rocect_arrival(net, skb, pkt->family));
 	return NF_ACCEPT;
 }
 
@@ -249,7 +319,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	case ROCE_CLASS_GSI_OTHER:
 		return NF_ACCEPT;
 	case ROCE_CLASS_CNP:
-		return check_cnp(rn, skb, ct, ctinfo, &pkt);
+		return check_cnp(net, rn, skb, ct, ctinfo, &pkt);
 	case ROCE_CLASS_MALFORMED:
 		/*
 		 * Not UDP on a UDP conntrack: an ICMP error about one of the

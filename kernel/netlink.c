@@ -173,6 +173,21 @@ static int fill_qp_conn(struct sk_buff *skb, const struct rocect_qp *qp,
 	return 0;
 }
 
+/* Where the entry's sender's packets come in and from, once bound. */
+static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
+{
+	int iif = READ_ONCE(qp->iif);
+
+	if (iif != ROCECT_IIF_UNBOUND &&
+	    nla_put_u32(skb, ROCECT_A_QP_IIF, iif))
+		return -EMSGSIZE;
+	/* Pairs with check_sender()'s release: the flag, then its port. */
+	if (smp_load_acquire(&qp->sport_bound) &&
+	    nla_put_u16(skb, ROCECT_A_QP_SPORT, READ_ONCE(qp->sport)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* One entry's attributes, as replies, dumps and events carry them. */
 static int fill_qp(struct sk_buff *skb, struct net *net,
 		   const struct rocect_qp *qp)
@@ -208,7 +223,7 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 	    nla_put_u32(skb, ROCECT_A_QP_CE, atomic_read(&qp->ce)) ||
 	    nla_put_u32(skb, ROCECT_A_QP_CNPS, atomic_read(&qp->cnps)))
 		return -EMSGSIZE;
-	return 0;
+	return fill_qp_binding(skb, qp);
 }
 
 static int reply_qp(struct genl_info *info, const struct rocect_qp *qp)

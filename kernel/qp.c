@@ -190,6 +190,9 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	qp->origin = origin;
 	qp->state = state;
 	qp->linked = 0;
+	qp->sport_bound = 0;
+	qp->sport = 0;
+	qp->iif = ROCECT_IIF_UNBOUND;
 	atomic64_set(&qp->packets, 0);
 	atomic64_set(&qp->bytes, 0);
 	qp->last_seen = jiffies;

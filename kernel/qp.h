@@ -14,6 +14,9 @@ struct net;
 struct rocect_net;
 struct rocect_conn;
 
+/* &rocect_qp.iif of an entry that has seen no packet of its sender yet */
+#define ROCECT_IIF_UNBOUND	(-1)
+
 /**
  * struct rocect_qp_key - what a RoCE data packet identifies its QP by
  * @saddr: IP source
@@ -48,6 +51,11 @@ struct rocect_qp_key {
  * @inferred_from: inferred and recovered entries: the &enum roce_class of
  *	the packets they were inferred from
  * @linked: in the QP table
+ * @sport_bound: @sport holds the UDP source port of the sender's data
+ * @sport: that port, pinned by the first data packet: RoCE keeps one per QP
+ * @iif: where the sender's packets come in (rocect_arrival()): from the
+ *	CM MAD that named the sender's QP, or the first packet of an entry
+ *	that no MAD made; %ROCECT_IIF_UNBOUND until then
  * @packets: packets seen
  * @bytes: their IP length
  * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
@@ -69,6 +77,9 @@ struct rocect_qp {
 		u8 inferred_from;
 	};
 	u8 linked;
+	u8 sport_bound;
+	u16 sport;
+	int iif;
 	atomic64_t packets;
 	atomic64_t bytes;
 	u32 last_seen;

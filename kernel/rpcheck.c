@@ -127,6 +127,34 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
 }
 
 /**
+ * rocect_arrival() - the interface a QP entry's sender is bound to
+ * @net: the namespace
+ * @skb: a packet of the sender
+ * @family: 4 or 6
+ *
+ * Finer than rocect_in_dev(): a bridge's port, not the bridge, for bridged
+ * packets (both a MAD and the data it binds take the same way), and the
+ * enslaved interface of a VRF. Packets of this host (none, loopback or a
+ * VRF's own device) are one place.
+ *
+ * Context: under rcu_read_lock().
+ * Return: an ifindex, or 0 for a packet of this host.
+ */
+int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family)
+{
+	struct net_device *dev;
+
+	if (!skb->skb_iif)
+		return 0;
+	dev = dev_get_by_index_rcu(net, skb->skb_iif);
+	if (!dev)
+		return skb->skb_iif;
+	if (netif_is_l3_master(dev))
+		dev = vrf_slave(net, skb, dev, family);
+	return local_dev(dev) ? 0 : dev->ifindex;
+}
+
+/**
  * rocect_rp_check() - may a CM MAD be believed, as far as routing can tell?
  * @net: the namespace
  * @skb: the MAD

@@ -14,5 +14,26 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
 
 bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt);
+int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family);
+
+/**
+ * rocect_arrived_on() - did a packet come in where a QP entry is bound?
+ * @net: the namespace
+ * @skb: the packet
+ * @family: 4 or 6
+ * @iif: the entry's &rocect_qp.iif
+ *
+ * Inline: the helper asks for every data packet. Where nothing rewrites
+ * skb_iif (no VRF, no loopback) the first comparison answers.
+ *
+ * Context: under rcu_read_lock().
+ * Return: true if rocect_arrival() of the packet is @iif.
+ */
+static inline bool rocect_arrived_on(struct net *net, const struct sk_buff *skb,
+				     u8 family, int iif)
+{
+	return likely(skb->skb_iif == iif) ||
+	       rocect_arrival(net, skb, family) == iif;
+}
 
 #endif /* _ROCECT_RPCHECK_H */

@@ -43,3 +43,7 @@ ROCECT_SETTING(rp_check, RP_CHECK, u8, 0, 1, 1)
 ROCECT_SETTING(learn, LEARN, u8, 0, 1, 0)
 /* Four hosts that each hold their share fill the table; one cannot. */
 ROCECT_SETTING(source_share, SOURCE_SHARE, u8, 1, 100, 25)
+/* A QP's packets come from one interface and one source port: bind them. */
+ROCECT_SETTING(check_iface, CHECK_IFACE, u8, 0, 1, 1)
+ROCECT_SETTING(check_sport, CHECK_SPORT, u8, 0, 1, 1)
+ROCECT_SETTING(check_cnp, CHECK_CNP, u8, 0, 1, 1)

@@ -81,15 +81,6 @@ save('s1-data', roce_pkt.data_packet(4, A, B, 0x64, 0x55, 1, payload_len=64,
 " 2>/dev/null
 }
 
-# xchg NS NAME [NS NAME]...: replay packets, each from its namespace.
-xchg()
-{
-	while [ $# -ge 2 ]; do
-		send "$1" "$2" || return 1
-		shift 2
-	done
-}
-
 # conn_state NS ACOMM_ID: the state of a zone-0 connection ("" if none).
 conn_state()
 {

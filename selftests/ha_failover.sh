@@ -21,7 +21,9 @@
 # flows were not admitted for stays dropped: a packet in the reply
 # direction of an adopted flow, another QP on an adopted flow, a new flow
 # to a QP r2 does not know, a flow that r1 admitted for a managed entry
-# only r1 has (no handshake relates it). The test prints the failover's
+# only r1 has (no handshake relates it); a new flow to a recovered QP from
+# another port of a is dropped by check-sport and passes with it off. The
+# test prints the failover's
 # figures: packets lost, time until r2 had the pair.
 
 source "$(dirname "$0")/lib.sh"
@@ -302,8 +304,13 @@ on "$r2" qp show | sed 's/^/    r2# /'
 echo "    failover: 2 x 8 packets through r2, $lost + $lost6 lost; r2 had the" \
 	"pairs after its round $recovered_round," \
 	"${recovered_after:-never} ms after the switch"
-check "a new flow of a to b's recovered QP passes" send "$a" new-flow
+check "a new flow of a to b's recovered QP, from another port" send "$a" new-flow
+check "... dropped: the entry is bound to a's port (wrong-sport)" \
+	is "$(got "$b" $BQP) $(stat "$r2" wrong-sport)" "$((b_before + 4)) 1"
+check "check-sport off on r2" on "$r2" config set check-sport off
+check "... the new flow passes on the recovered entry" send "$a" new-flow
 check "... b received it" is "$(got "$b" $BQP)" $((b_before + 5))
+check "check-sport on" on "$r2" config set check-sport on
 
 # Test what adoption does not admit.
 check "a's adopted flow to another QP of b" send "$a" other-qp

@@ -158,48 +158,19 @@ with open(path, "rb") as f:
 '
 udp_tx() { ip netns exec "$1" "$PYTHON" -c "$UDP_TX" "$2" "$pkts/$3.bin" "${4:-0}"; }
 
-# setup: setup_router_topology, m on veth2 of r, MTU 9000 between a, r and
-# b, rp_filter off on r, and an input counter of RoCE packets in a and b.
+# setup: setup_router_topology and setup_attacker, MTU 9000 between a, r
+# and b, and an input counter of RoCE packets in a and b.
 setup()
 {
 	local ns
 
-	setup_router_topology && setup_ns m || return 1
-	ip link add veth2 netns "$r" type veth peer name veth0 netns "$m"
-	ip -n "$r" addr add 10.0.3.254/24 dev veth2
-	ip -n "$r" addr add fd00:3::fe/64 dev veth2 nodad
-	ip -n "$m" addr add 10.0.3.1/24 dev veth0
-	ip -n "$m" addr add fd00:3::1/64 dev veth0 nodad
-	ip -n "$r" link set veth2 up
-	ip -n "$m" link set veth0 up
-	ip -n "$m" route add default via 10.0.3.254
-	ip -n "$m" -6 route add default via fd00:3::fe
+	setup_router_topology && setup_attacker || return 1
 	for ns in "$a veth0" "$r veth0" "$r veth1" "$b veth0"; do
 		ip -n "${ns% *}" link set "${ns#* }" mtu 9000 || return 1
 	done
-	for ns in all default veth0 veth1 veth2; do
-		ip netns exec "$r" sysctl -qw "net.ipv4.conf.$ns.rp_filter=0" || return 1
-	done
-	for ns in "$a" "$b"; do
-		ip netns exec "$ns" nft -f - <<-EOT || return 1
-			table inet cnt {
-			    chain in {
-			        type filter hook prerouting priority filter;
-			        udp dport 4791 counter
-			    }
-			}
-		EOT
-	done
+	count_roce_input "$a" "$b"
 }
 
-# xchg NS NAME [NS NAME]...: replay packets, each from its namespace.
-xchg()
-{
-	while [ $# -ge 2 ]; do
-		send "$1" "$2" || return 1
-		shift 2
-	done
-}
 # burst NS NAME COUNT: one packet COUNT times, at once.
 burst() { ip netns exec "$1" "$ROCE_SEND" -c "$3" "$pkts/$2" 2>/dev/null; }
 # conn_state ACOMM_ID: the state of r's connection ("" if none).
@@ -215,43 +186,6 @@ entry()
 }
 conns_are() { [ "$(on "$r" -j conn | jq length)" -eq "$1" ]; }
 ctr() { on "$r" -j stats | jq ".\"$1\""; }
-# rx NS: RoCE packets that reached NS (a or b).
-rx() { nft_packets "$1" cnt in; }
-rx_above() { [ "$(rx "$1")" -gt "$2" ]; }
-
-# snap: remember r's counters and what a and b received; then
-# grew COUNTER...: how much each counter ("malformed.mad-len" for a nest)
-# grew since, and got a|b: what a (b) received since.
-snap()
-{
-	base=$(on "$r" -j stats)
-	at_a=$(rx "$a")
-	at_b=$(rx "$b")
-}
-grew()
-{
-	local f="" k
-
-	for k; do
-		k=".\"${k//./\".\"}\""
-		f+="((\$b$k // 0) - (\$a$k // 0) | tostring),"
-	done
-	jq -nr --argjson a "$base" --argjson b "$(on "$r" -j stats)" "[${f%,}] | join(\" \")"
-}
-got() { local at=at_$1; echo $(($(rx "${!1}") - ${!at})); }
-# fence a|b: a MAD that every policy passes, sent to a (b) after the
-# packets under test and waited for: what r let through has arrived then.
-# It is not counted by got.
-fence()
-{
-	local from=$b name=fence-ba n
-
-	[ "$1" = b ] && from=$a name=fence-ab
-	n=$(rx "${!1}")
-	send "$from" "$name" && busywait 5000 rx_above "${!1}" "$n" ||
-		echo "    the fence to $1 did not arrive"
-	eval "at_$1=\$((at_$1 + 1))"
-}
 mode() { on "$r" config set unknown-qp "$1"; }
 
 check "module installed for modprobe" install_module

@@ -288,6 +288,96 @@ setup_router_topology()
 	EOT
 }
 
+# setup_attacker: namespace m (its name in $m) on a link of its own to r
+# of setup_router_topology (r's veth2, 10.0.3.254 and fd00:3::fe; m
+# 10.0.3.1 and fd00:3::1, routed through r), with rp_filter off on r: the
+# helper alone stands between what m sends in others' names and a and b.
+setup_attacker()
+{
+	local dev
+
+	setup_ns m || return 1
+	ip link add veth2 netns "$r" type veth peer name veth0 netns "$m"
+	ip -n "$r" addr add 10.0.3.254/24 dev veth2
+	ip -n "$r" addr add fd00:3::fe/64 dev veth2 nodad
+	ip -n "$m" addr add 10.0.3.1/24 dev veth0
+	ip -n "$m" addr add fd00:3::1/64 dev veth0 nodad
+	ip -n "$r" link set veth2 up
+	ip -n "$m" link set veth0 up
+	ip -n "$m" route add default via 10.0.3.254
+	ip -n "$m" -6 route add default via fd00:3::fe
+	for dev in all default veth0 veth1 veth2; do
+		ip netns exec "$r" sysctl -qw "net.ipv4.conf.$dev.rp_filter=0" ||
+			return 1
+	done
+}
+
+# count_roce_input NS...: count the RoCE packets that reach each NS (in
+# table inet cnt, chain in), for rx and the helpers below.
+count_roce_input()
+{
+	local ns
+
+	for ns; do
+		ip netns exec "$ns" nft -f - <<-EOT || return 1
+			table inet cnt {
+			    chain in {
+			        type filter hook prerouting priority filter;
+			        udp dport 4791 counter
+			    }
+			}
+		EOT
+	done
+}
+
+# xchg NS NAME [NS NAME]...: replay packets, each from its namespace.
+xchg()
+{
+	while [ $# -ge 2 ]; do
+		send "$1" "$2" || return 1
+		shift 2
+	done
+}
+
+# rx NS: RoCE packets that reached NS (a or b).
+rx() { nft_packets "$1" cnt in; }
+rx_above() { [ "$(rx "$1")" -gt "$2" ]; }
+
+# snap: remember r's counters and what a and b received; then
+# grew COUNTER...: how much each counter ("malformed.mad-len" for a nest)
+# grew since, and got a|b: what a (b) received since.
+snap()
+{
+	base=$(on "$r" -j stats)
+	at_a=$(rx "$a")
+	at_b=$(rx "$b")
+}
+grew()
+{
+	local f="" k
+
+	for k; do
+		k=".\"${k//./\".\"}\""
+		f+="((\$b$k // 0) - (\$a$k // 0) | tostring),"
+	done
+	jq -nr --argjson a "$base" --argjson b "$(on "$r" -j stats)" "[${f%,}] | join(\" \")"
+}
+got() { local at=at_$1; echo $(($(rx "${!1}") - ${!at})); }
+
+# fence a|b: a MAD that every policy passes (crafted as fence-ba and
+# fence-ab), sent to a (b) after the packets under test and waited for:
+# what r let through has arrived then. It is not counted by got.
+fence()
+{
+	local from=$b name=fence-ba n
+
+	[ "$1" = b ] && from=$a name=fence-ab
+	n=$(rx "${!1}")
+	send "$from" "$name" && busywait 5000 rx_above "${!1}" "$n" ||
+		echo "    the fence to $1 did not arrive"
+	eval "at_$1=\$((at_$1 + 1))"
+}
+
 # related_count: RELATED RoCE packets r has forwarded.
 related_count()
 {

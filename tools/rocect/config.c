@@ -31,6 +31,9 @@ static const struct {
 	{ "rp-check", ROCECT_A_CONFIG_RP_CHECK, KNOB_BOOL },
 	{ "learn", ROCECT_A_CONFIG_LEARN, KNOB_BOOL },
 	{ "source-share", ROCECT_A_CONFIG_SOURCE_SHARE, KNOB_U8 },
+	{ "check-iface", ROCECT_A_CONFIG_CHECK_IFACE, KNOB_BOOL },
+	{ "check-sport", ROCECT_A_CONFIG_CHECK_SPORT, KNOB_BOOL },
+	{ "check-cnp", ROCECT_A_CONFIG_CHECK_CNP, KNOB_BOOL },
 	{ "cnp", ROCECT_A_CONFIG_CNP, KNOB_BOOL },
 	{ "cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, KNOB_U32 },
 	{ "cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, KNOB_U32 },
@@ -54,6 +57,8 @@ static void config_help(void)
 		"             timewait-timeout SECONDS | half-open-timeout SECONDS |\n"
 		"             unknown-qp { accept | drop } | rp-check { on | off } |\n"
 		"             learn { on | off } | source-share 1-100 |\n"
+		"             check-iface { on | off } | check-sport { on | off } |\n"
+		"             check-cnp { on | off } |\n"
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");

@@ -83,6 +83,9 @@ static const struct rd_field qp_fields[] = {
 	RD_FIELD("qkey", ROCECT_A_QP_QKEY, RD_U32),
 	RD_FIELD("ce", ROCECT_A_QP_CE, RD_U32),
 	RD_FIELD("cnps", ROCECT_A_QP_CNPS, RD_U32),
+	/* Once bound: where the sender's packets come in, and from. */
+	RD_FIELD("iif", ROCECT_A_QP_IIF, RD_U32),
+	RD_FIELD("sport", ROCECT_A_QP_SPORT, RD_U16),
 	RD_FIELDS_END
 };
 

@@ -97,6 +97,9 @@ static const struct {
 	{ ROCECT_A_STATS_QP_RECOVERED, "qp-recovered" },
 	{ ROCECT_A_STATS_EXPECT_KEPT, "expect-kept" },
 	{ ROCECT_A_STATS_CONN_SOURCE_FULL, "conn-source-full" },
+	{ ROCECT_A_STATS_WRONG_IFACE, "wrong-iface" },
+	{ ROCECT_A_STATS_WRONG_SPORT, "wrong-sport" },
+	{ ROCECT_A_STATS_CNP_FORGED, "cnp-forged" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

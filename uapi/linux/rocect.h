@@ -79,6 +79,10 @@ enum {
 	ROCECT_A_QP_QKEY,		/* u32, Q_Key of a UD (SIDR) service */
 	ROCECT_A_QP_CE,			/* u32, CE-marked packets seen */
 	ROCECT_A_QP_CNPS,		/* u32, CNPs sent to src for them */
+	ROCECT_A_QP_IIF,		/* u32, ifindex src's packets come in on,
+					 * 0: this host; absent until bound
+					 */
+	ROCECT_A_QP_SPORT,		/* u16, UDP source port of src's data */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
@@ -186,6 +190,9 @@ enum {
 	ROCECT_A_STATS_QP_RECOVERED,	/* u64, entries recovered from adopted flows */
 	ROCECT_A_STATS_EXPECT_KEPT,	/* u64, expectations already in place */
 	ROCECT_A_STATS_CONN_SOURCE_FULL, /* u64, refused: source at its share */
+	ROCECT_A_STATS_WRONG_IFACE,	/* u64, data from another interface */
+	ROCECT_A_STATS_WRONG_SPORT,	/* u64, data from another UDP port */
+	ROCECT_A_STATS_CNP_FORGED,	/* u64, CNPs not from the peer's way */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -211,6 +218,9 @@ enum {
 	ROCECT_A_CONFIG_RP_CHECK,	/* u8, 1: CM MADs must pass a FIB rp check */
 	ROCECT_A_CONFIG_LEARN,		/* u8, 1: infer entries from the traffic */
 	ROCECT_A_CONFIG_SOURCE_SHARE,	/* u8, 1..100: % of max-conns per source */
+	ROCECT_A_CONFIG_CHECK_IFACE,	/* u8, 1: a QP's data from one interface */
+	ROCECT_A_CONFIG_CHECK_SPORT,	/* u8, 1: ... from one UDP source port */
+	ROCECT_A_CONFIG_CHECK_CNP,	/* u8, 1: CNPs from the peer's interface */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)

@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Only a QP's sender reaches it: each QP direction is bound to the
+# interface its sender's packets come in on and to the UDP source port of
+# its data; a CNP must come in where the peer it names sends from. M has a
+# link of its own to r (rp_filter off) and sends in a's and b's names:
+#
+#   a (10.0.1.1, fd00:1::1) -- r (helper, drop mode) -- b (10.0.2.1, fd00:2::1)
+#                               |
+#                               m (10.0.3.1, fd00:3::1)
+#
+# Drop mode: M's data in a's name, a's data from another port and M's CNPs
+# in b's name reach nobody and are counted by reason, while a's and b's
+# own packets pass; a forged CE-marked packet earns a no CNP; a managed
+# entry binds to its first packet; M's UD packet cannot bind a SIDR
+# reply, nor can one with another Q_Key. Accept mode counts and passes.
+# Each check-* setting turned off lets its packets through.
+
+source "$(dirname "$0")/lib.sh"
+
+ksft_start
+
+craft_packets()
+{
+	pkts=$(mktemp -d)
+	craft "$pkts" "
+import struct
+from roce_pkt import BTH
+A, B, A6, B6 = '10.0.1.1', '10.0.2.1', 'fd00:1::1', 'fd00:2::1'
+def data(name, src, dst, dqpn, sport, **ip):
+    save(name, roce_pkt.data_packet(roce_pkt.family_of(src), src, dst, 0x04,
+         dqpn, 1, payload_len=64, ip_args=dict(sport=sport, **ip)))
+for name, a, b, qps in (('c1', A, B, (0x17, 0x2a)), ('c6', A6, B6, (0x1c, 0x2f))):
+    ex = roce_pkt.cm_exchange(a, b, comm_ids=(0x1001, 0x2001), qpns=qps)
+    for k in ('req', 'rep', 'rtu'):
+        save(name + '-' + k, ex[k])
+data('ab', A, B, 0x2a, 0xd017)
+data('ab-port', A, B, 0x2a, 0xd099)
+data('ab-ce', A, B, 0x2a, 0xd017, tos=3)
+data('ba', B, A, 0x17, 0xd02a)
+data('ab6', A6, B6, 0x2f, 0xd01c)
+data('mg', A, B, 0x55, 0xd056)
+save('cnp-ba', roce_pkt.cnp_packet(4, B, A, 0x17, ip_args={'sport': 0xcafe}))
+sid = roce_pkt.rdma_cm_service_id(7174, 0x11)
+save('s1-req', roce_pkt.cm_packet(4, A, B, 'sidr_req', local_comm_id=0x77, service_id=sid))
+save('s1-rep', roce_pkt.cm_packet(4, B, A, 'sidr_rep', local_comm_id=0x77, qpn=0x5a,
+                                  qkey=0x1234, service_id=sid))
+for name, qkey in (('ud', 0x1234), ('ud-qkey', 0x9999)):
+    save(name, roce_pkt.data_packet(4, A, B, 0x64, 0x5a, 1, payload_len=64,
+         deth_qkey=qkey, deth_sqpn=0x66, ip_args={'sport': 0xe000}))
+# A MAD of another class (performance management): every policy passes it.
+for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
+    save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
+         struct.pack('>II', roce_pkt.GSI_QKEY, 1) +
+         roce_pkt.mad('rtu', 7, bytes(232), mgmt_class=0x04), sport=0xc0fe))
+" 2>/dev/null
+}
+
+# burst NS NAME COUNT: one packet COUNT times, at once.
+burst() { ip netns exec "$1" "$ROCE_SEND" -c "$3" "$pkts/$2" 2>/dev/null; }
+# entry SRC DST DQPN FIELD...: those fields of r's QP entry, joined by spaces.
+entry()
+{
+	local f="" k
+
+	for k in "${@:4}"; do
+		f+=".\"$k\","
+	done
+	on "$r" -j qp show src "$1" dst "$2" dqpn "$3" |
+		jq -r ".[] | [${f%,}] | map(tostring) | join(\" \")"
+}
+ifindex() { ip -n "$r" -j link show "$1" | jq '.[0].ifindex'; }
+mode() { on "$r" config set unknown-qp "$1"; }
+# sent NS NAME COUNT TO COUNTER...: send, fence TO, then print what TO got
+# and how much each counter grew.
+sent()
+{
+	snap
+	burst "$1" "$2" "$3" || echo "    sending $2 from $1 failed"
+	fence "$4"
+	echo "$(got "$4") $(grew "${@:5}")"
+}
+
+check "module installed for modprobe" install_module
+check "packets crafted with scapy" craft_packets
+check "topology: a, r, b and m; rp_filter off on r" \
+	eval 'setup_router_topology && setup_attacker && count_roce_input "$a" "$b"'
+check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
+check "checks on by default" is \
+	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp"]')" \
+	'["on","on","on"]'
+check "unknown-qp drop, cnp on" on "$r" config set unknown-qp drop cnp on
+check "IPv4 handshake a -> b" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
+check "IPv6 handshake a -> b" xchg "$a" c6-req "$b" c6-rep "$a" c6-rtu
+
+# Learned entries are bound by the MADs: the REQ came in on veth0, the REP
+# on veth1; the source ports wait for the first data packet.
+if0=$(ifindex veth0) if1=$(ifindex veth1)
+check "a -> b's QP bound to veth0 by the REQ" is "$(entry 10.0.1.1 10.0.2.1 0x2a iif)" "$if0"
+check "b -> a's QP bound to veth1 by the REP" is "$(entry 10.0.2.1 10.0.1.1 0x17 iif)" "$if1"
+check "a's data, 10 packets: all reach b" is "$(sent "$a" ab 10 b wrong-iface wrong-sport)" "10 0 0"
+check "... pinned its source port 0xd017" is "$(entry 10.0.1.1 10.0.2.1 0x2a sport)" 53271
+check "b's data, 10 packets: all reach a" is "$(sent "$b" ba 10 a wrong-iface)" "10 0"
+
+# The attacks: 0 delivered, each counted by its reason.
+check "m's data in a's name, 150 packets: none reach b" \
+	is "$(sent "$m" ab 150 b wrong-iface wrong-sport)" "0 150 0"
+check "a's data from another port, 150 packets: none reach b" \
+	is "$(sent "$a" ab-port 150 b wrong-iface wrong-sport)" "0 0 150"
+check "m's CNPs in b's name to a's QP, 160: none reach a" \
+	is "$(sent "$m" cnp-ba 160 a cnp-forged)" "0 160"
+check "b's own CNP reaches a" is "$(sent "$b" cnp-ba 1 a cnp-forged)" "1 0"
+check "m's CE-marked data in a's name: no CNP to a" \
+	is "$(sent "$m" ab-ce 20 a wrong-iface cnp-sent ce)" "0 20 0 0"
+check "a's own CE-marked data: one CNP to a" \
+	is "$(sent "$a" ab-ce 1 a wrong-iface cnp-sent)" "1 0 1"
+check "m's IPv6 data in a's name, 50 packets: none reach b" \
+	is "$(sent "$m" ab6 50 b wrong-iface)" "0 50"
+check "a's IPv6 data: reaches b" is "$(sent "$a" ab6 5 b wrong-iface)" "5 0"
+check "a's data still reaches b" is "$(sent "$a" ab 10 b wrong-iface)" "10 0"
+check "the entry counted a's 21 packets only" is "$(entry 10.0.1.1 10.0.2.1 0x2a packets)" 21
+
+# Accept mode counts the impostors but lets them pass.
+check "unknown-qp accept" mode accept
+check "accept: m's data in a's name passes, counted" \
+	is "$(sent "$m" ab 20 b wrong-iface)" "20 20"
+check "... not counted on the entry" is "$(entry 10.0.1.1 10.0.2.1 0x2a packets)" 21
+check "unknown-qp drop" mode drop
+
+# Each setting turns its check off, nothing else does.
+check "check-iface off" on "$r" config set check-iface off
+check "... m's data in a's name passes" is "$(sent "$m" ab 5 b wrong-iface)" "5 0"
+check "... a's data from another port still dropped" \
+	is "$(sent "$a" ab-port 5 b wrong-sport)" "0 5"
+check "check-iface on, check-sport off" on "$r" config set check-iface on check-sport off
+check "... a's data from another port passes" is "$(sent "$a" ab-port 5 b wrong-sport)" "5 0"
+check "... m's data in a's name dropped" is "$(sent "$m" ab 5 b wrong-iface)" "0 5"
+check "check-sport on, check-cnp off" on "$r" config set check-sport on check-cnp off
+check "... m's CNP in b's name passes" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "5 0"
+check "check-cnp on" on "$r" config set check-cnp on
+check "... m's CNP dropped again" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "0 5"
+
+# A managed entry has no MAD: its first packet binds it.
+check "managed a -> b's QP 0x55" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56
+check "... unbound" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "null null"
+check "... a's first packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
+check "... bound to veth0 and port 0xd056" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "$if0 53334"
+check "... m's packets in a's name dropped" is "$(sent "$m" mg 20 b wrong-iface)" "0 20"
+
+# UD: a SIDR reply direction is linked by the client's first packet with
+# the service's Q_Key, from where the client's SIDR_REQ came.
+check "SIDR_REQ from a, SIDR_REP from b (Q_Key 0x1234)" xchg "$a" s1-req "$b" s1-rep
+check "m's UD packet in a's name: dropped" is "$(sent "$m" ud 1 b wrong-iface)" "0 1"
+check "... links no reply entry" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)" ""
+check "a's UD packet with Q_Key 0x9999: links no reply entry" \
+	eval 'send "$a" ud-qkey && is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)" ""'
+check "a's UD packet with the Q_Key: the reply entry" \
+	eval 'send "$a" ud && busywait 5000 test -n "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)"'
+check "... from b's QP 0x5a, bound to veth1" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn iif)" "90 $if1"
+
+check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
+check "module unloads" busywait 10000 rmmod $MODULE
+check "no kernel warnings" dmesg_clean
+finish
