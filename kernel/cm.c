@@ -148,8 +148,10 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
 				  !memcmp(cm->cma.dst, daddr, 16);
 	}
 	conn->qp[0].iif = iif;
-	if (conn->sidr)
+	if (conn->sidr) {
+		conn->qp[0].sport = ROCECT_SPORT_UD;
 		return;
+	}
 	conn->psn[0] = cm->starting_psn;
 	conn->qp[0].sqpn = cm->qpn;
 	conn->qp[1].key.dqpn = cm->qpn;
@@ -165,6 +167,7 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 	conn->qp[0].key.dqpn = cm->qpn;
 	conn->qp[1].iif = iif;
 	if (conn->sidr) {
+		conn->qp[1].sport = ROCECT_SPORT_UD;
 		/* UD: the client's QP shows in its first packet's DETH. */
 		conn->qkey = cm->qkey;
 		link_qp(net, conn, 0);

@@ -88,46 +88,13 @@ static bool adopted(struct net *net, struct rocect_net *rn,
 }
 
 /*
- * A data packet of an inferred entry. Anyone can forge the packets it was
- * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
- * its packets do not keep it alive), unless the packet's flow was adopted
- * from a peer firewall and vouches for its QP: then it passes (still no
- * CNP) and recovers the entry. A packet of another class than those it was
- * inferred from (RC on an entry a UD packet made) contradicts it: no CNP
- * to its source QP, and learning may replace it.
- */
-static int account_inferred(struct net *net, struct rocect_net *rn,
-			    struct sk_buff *skb, struct nf_conn *ct,
-			    enum ip_conntrack_info ctinfo, struct rocect_qp *qp,
-			    const struct rocect_qp_key *key,
-			    const struct roce_pkt *pkt)
-{
-	bool agrees = qp->inferred_from == pkt->class;
-
-	if (strict(rn)) {
-		if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-			rocect_cnp_ce(net, skb, NULL, pkt);
-		if (!adopted(net, rn, skb, ct, ctinfo, pkt))
-			return policy_verdict(rn, skb, ct,
-					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
-					      "QP entry only inferred");
-		rocect_qp_account(qp, pkt->len);
-		rocect_learn_packet(net, rn, key, pkt, true);
-		return NF_ACCEPT;
-	}
-	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
-	rocect_qp_account(qp, pkt->len);
-	if (!agrees && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(net, rn, key, pkt, false);
-	return NF_ACCEPT;
-}
-
-/*
  * Is a data packet its entry's sender's, as far as the way it came tells?
- * It must come in where the entry is bound (rocect_arrival()) and, but for
- * UD, from the UDP source port of the sender's first data packet: RoCE
- * keeps one per QP. An entry not bound yet is bound by this packet.
+ * It must come in where the entry is bound (rocect_arrival()), or routing
+ * must vouch for the interface it came in on (rocect_rp_vouches()); and it
+ * must be of the kind the sender's first data packet was: RC or UC data
+ * from the same UDP source port (RoCE keeps one per QP), or UD from any.
+ * The first packet binds an entry no MAD bound if it passes rp-check; the
+ * first binding wins (cmpxchg).
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
@@ -138,24 +105,32 @@ static enum rocect_counter check_sender(struct net *net,
 					const struct roce_pkt *pkt)
 {
 	int iif = READ_ONCE(qp->iif);
-	u16 sport = roce_pkt_sport(pkt);
+	u32 want, bound;
 
-	if (unlikely(iif == ROCECT_IIF_UNBOUND))
-		WRITE_ONCE(qp->iif, rocect_arrival(net, skb, pkt->family));
-	else if (rocect_cfg(c, check_iface) &&
-		 !rocect_arrived_on(net, skb, pkt->family, iif))
+	if (unlikely(iif == ROCECT_IIF_UNBOUND)) {
+		if (rocect_cfg(c, check_iface) && !rocect_rp_check(net, skb, pkt))
+			return ROCECT_CTR_WRONG_IFACE;
+		cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
+			rocect_arrival(net, skb, pkt->family));
+	} else if (rocect_cfg(c, check_iface) &&
+		   !rocect_arrived_on(net, skb, pkt->family, iif) &&
+		   !rocect_rp_vouches(net, skb, pkt)) {
 		return ROCECT_CTR_WRONG_IFACE;
-	if (pkt->has_deth)
-		return ROCECT_CTR_MAX;
-	/* Pairs with itself: whoever sees the flag sees the port. */
-	if (unlikely(!smp_load_acquire(&qp->sport_bound))) {
-		WRITE_ONCE(qp->sport, sport);
-		/* The port before the flag, for the acquire above. */
-		smp_store_release(&qp->sport_bound, 1);
-	} else if (rocect_cfg(c, check_sport) && READ_ONCE(qp->sport) != sport) {
-		return ROCECT_CTR_WRONG_SPORT;
 	}
-	return ROCECT_CTR_MAX;
+	want = pkt->has_deth ? ROCECT_SPORT_UD :
+			       ROCECT_SPORT_RC | roce_pkt_sport(pkt);
+	bound = READ_ONCE(qp->sport);
+	if (unlikely(!bound)) {
+		bound = cmpxchg(&qp->sport, 0, want);
+		if (!bound)
+			return ROCECT_CTR_MAX;
+	}
+	if (likely(bound == want))
+		return ROCECT_CTR_MAX;
+	/* check-sport off lets the port change, never the kind. */
+	if (!rocect_cfg(c, check_sport) && bound & want & ROCECT_SPORT_RC)
+		return ROCECT_CTR_MAX;
+	return ROCECT_CTR_WRONG_SPORT;
 }
 
 /*
@@ -177,6 +152,50 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 				 "QP data from another UDP port" :
 				 "CNP not from its peer's interface");
 	return NF_DROP;
+}
+
+/*
+ * A data packet of an inferred entry. Anyone can forge the packets it was
+ * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
+ * its packets do not keep it alive), unless the packet's flow was adopted
+ * from a peer firewall and vouches for its QP: then it passes (still no
+ * CNP) and recovers the entry. A packet of another class than those it was
+ * inferred from (RC on an entry a UD packet made) contradicts it: no CNP
+ * to its source QP, and learning may replace it. In accept mode a packet
+ * of that class its sender did not send (check_sender()) earns no CNP
+ * either.
+ */
+static int account_inferred(struct net *net, struct rocect_net *rn,
+			    struct sk_buff *skb, struct nf_conn *ct,
+			    enum ip_conntrack_info ctinfo, struct rocect_qp *qp,
+			    const struct rocect_qp_key *key,
+			    const struct roce_pkt *pkt)
+{
+	bool agrees = qp->inferred_from == pkt->class;
+	enum rocect_counter wrong;
+
+	if (strict(rn)) {
+		if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
+			rocect_cnp_ce(net, skb, NULL, pkt);
+		if (!adopted(net, rn, skb, ct, ctinfo, pkt))
+			return policy_verdict(rn, skb, ct,
+					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
+					      "QP entry only inferred");
+		rocect_qp_account(qp, pkt->len);
+		rocect_learn_packet(net, rn, key, pkt, true);
+		return NF_ACCEPT;
+	}
+	if (agrees) {
+		wrong = check_sender(net, &rn->config, skb, qp, pkt);
+		if (wrong != ROCECT_CTR_MAX)
+			return not_the_sender(rn, skb, ct, wrong);
+	}
+	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
+		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
+	rocect_qp_account(qp, pkt->len);
+	if (!agrees && rocect_cfg(&rn->config, learn))
+		rocect_learn_packet(net, rn, key, pkt, false);
+	return NF_ACCEPT;
 }
 
 /*
@@ -224,12 +243,29 @@ static int account_data(struct net *net, struct rocect_net *rn,
 }
 
 /*
+ * Did a CNP come in where the peer it names sends from: on @iif, the
+ * interface of the peer's entry, or where routing vouches for it; for an
+ * entry not bound yet or a flow adopted from a peer firewall, where
+ * rp-check believes it? CNPs of this host pass: a local process that can
+ * send them in a peer's name is inside the trust boundary.
+ */
+static bool cnp_from_peer(struct net *net, const struct sk_buff *skb, int iif,
+			  const struct roce_pkt *pkt)
+{
+	if (!rocect_cfg(&rocect_net(net)->config, check_cnp) || !skb->skb_iif)
+		return true;
+	if (iif == ROCECT_IIF_UNBOUND)
+		return rocect_rp_check(net, skb, pkt);
+	return rocect_arrived_on(net, skb, pkt->family, iif) ||
+	       rocect_rp_vouches(net, skb, pkt);
+}
+
+/*
  * A CNP names the QP that must slow down: the reverse direction's entry of
  * a tracked pair has it as destination, or, until a failover's pair is
  * recovered, the adopted flow it comes on is bound to it (a CNP binds
- * none). It must come in where that entry's sender's packets do: the
- * peer, or a switch on its way, sends it. Its UDP source port is not the
- * QP's. CNPs of this host (rocect_cnp_ce()'s among them) are not checked.
+ * none). It must come from the peer's side (cnp_from_peer()): the peer,
+ * or a switch on its way, sends it. Its UDP source port is not the QP's.
  */
 static int check_cnp(struct net *net, struct rocect_net *rn,
 		     struct sk_buff *skb, const struct nf_conn *ct,
@@ -237,20 +273,21 @@ static int check_cnp(struct net *net, struct rocect_net *rn,
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
-	int iif;
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED) {
-		iif = READ_ONCE(qp->iif);
-		if (rocect_cfg(&rn->config, check_cnp) && skb->skb_iif &&
-		    iif != ROCECT_IIF_UNBOUND &&
-		    !rocect_arrived_on(net, skb, pkt->family, iif))
+		if (!cnp_from_peer(net, skb, READ_ONCE(qp->iif), pkt))
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
-	if (!strict(rn) || rocect_flow_bound(ct, ctinfo, key.dqpn))
+	if (!strict(rn))
 		return NF_ACCEPT;
+	if (rocect_flow_bound(ct, ctinfo, key.dqpn)) {
+		if (!cnp_from_peer(net, skb, ROCECT_IIF_UNBOUND, pkt))
+			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
+		return NF_ACCEPT;
+	}
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "CNP to no QP entry");
 }

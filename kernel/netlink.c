@@ -177,13 +177,13 @@ static int fill_qp_conn(struct sk_buff *skb, const struct rocect_qp *qp,
 static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
 {
 	int iif = READ_ONCE(qp->iif);
+	u32 sport = READ_ONCE(qp->sport);
 
 	if (iif != ROCECT_IIF_UNBOUND &&
 	    nla_put_u32(skb, ROCECT_A_QP_IIF, iif))
 		return -EMSGSIZE;
-	/* Pairs with check_sender()'s release: the flag, then its port. */
-	if (smp_load_acquire(&qp->sport_bound) &&
-	    nla_put_u16(skb, ROCECT_A_QP_SPORT, READ_ONCE(qp->sport)))
+	if (sport & ROCECT_SPORT_RC &&
+	    nla_put_u16(skb, ROCECT_A_QP_SPORT, (u16)sport))
 		return -EMSGSIZE;
 	return 0;
 }

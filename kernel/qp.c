@@ -190,7 +190,6 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	qp->origin = origin;
 	qp->state = state;
 	qp->linked = 0;
-	qp->sport_bound = 0;
 	qp->sport = 0;
 	qp->iif = ROCECT_IIF_UNBOUND;
 	atomic64_set(&qp->packets, 0);

@@ -16,6 +16,10 @@ struct rocect_conn;
 
 /* &rocect_qp.iif of an entry that has seen no packet of its sender yet */
 #define ROCECT_IIF_UNBOUND	(-1)
+/* &rocect_qp.sport: RC or UC data from the port in the low 16 bits */
+#define ROCECT_SPORT_RC		BIT(16)
+/* &rocect_qp.sport: UD (packets with a DETH), from any port */
+#define ROCECT_SPORT_UD		BIT(17)
 
 /**
  * struct rocect_qp_key - what a RoCE data packet identifies its QP by
@@ -51,11 +55,13 @@ struct rocect_qp_key {
  * @inferred_from: inferred and recovered entries: the &enum roce_class of
  *	the packets they were inferred from
  * @linked: in the QP table
- * @sport_bound: @sport holds the UDP source port of the sender's data
- * @sport: that port, pinned by the first data packet: RoCE keeps one per QP
+ * @sport: how the sender's data comes, 0 until its first data packet:
+ *	%ROCECT_SPORT_RC and the UDP source port of RC and UC data (RoCE
+ *	keeps one per QP), or %ROCECT_SPORT_UD for packets with a DETH, from
+ *	any port (a SIDR service's entries are UD from the handshake)
  * @iif: where the sender's packets come in (rocect_arrival()): from the
  *	CM MAD that named the sender's QP, or the first packet of an entry
- *	that no MAD made; %ROCECT_IIF_UNBOUND until then
+ *	that no MAD made, if routing agrees; %ROCECT_IIF_UNBOUND until then
  * @packets: packets seen
  * @bytes: their IP length
  * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
@@ -77,8 +83,7 @@ struct rocect_qp {
 		u8 inferred_from;
 	};
 	u8 linked;
-	u8 sport_bound;
-	u16 sport;
+	u32 sport;
 	int iif;
 	atomic64_t packets;
 	atomic64_t bytes;

@@ -183,3 +183,33 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
 				  rp_ok6(net, dev, skb, pkt);
 }
+
+/**
+ * rocect_rp_vouches() - may routing vouch for a QP's packet from elsewhere?
+ * @net: the namespace
+ * @skb: a data packet or CNP that came in on another interface than the
+ *	one its entry is bound to
+ * @pkt: its parse
+ *
+ * With ECMP, or after a route or link change, a sender's packets can come
+ * in on another interface than its CM MADs did: they are believed if its
+ * source routes back through the interface they came in on, as the
+ * rpfilter match would. Not for bridged packets (routing knows the bridge,
+ * not the port), nor with rp-check off (routing is asymmetric on purpose).
+ *
+ * Context: the helper callback, under rcu_read_lock().
+ * Return: true if the reverse-path check vouches for the packet.
+ */
+bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
+		       const struct roce_pkt *pkt)
+{
+	struct net_device *dev;
+
+	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
+		return false;
+	dev = rocect_in_dev(net, skb, pkt->family);
+	if (!dev || dev->ifindex != rocect_arrival(net, skb, pkt->family))
+		return false;
+	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
+				  rp_ok6(net, dev, skb, pkt);
+}

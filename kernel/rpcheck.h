@@ -15,6 +15,8 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
 bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt);
 int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family);
+bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
+		       const struct roce_pkt *pkt);
 
 /**
  * rocect_arrived_on() - did a packet come in where a QP entry is bound?

@@ -12,7 +12,8 @@
 # off. A forged ACK and responses that agree with two QPs make no pair; a
 # UD packet's entry comes from its DETH, but a UD packet cannot replace an
 # inferred pair's entry, while a CM handshake does. Inferred entries take
-# at most half of max-qps. CNPs go to an inferred pair's QP; the
+# at most half of max-qps. CNPs go to an inferred pair's QP, not for m's
+# CE-marked packet in a's name from another interface; the
 # unknown-qp drop policy does not admit inferred entries until `qp add`
 # promotes one; idle inferred entries expire.
 
@@ -89,7 +90,7 @@ save('p1-data', pkt(A, B, 0x04, 0x201, 0x100101, 64))
 
 setup()
 {
-	setup_router_topology || return 1
+	setup_router_topology && setup_attacker || return 1
 	ip netns exec "$r" nft -f <(nft_roce_ruleset) || return 1
 	# CNPs to a's QP 0x101; p1's data reaching b.
 	ip netns exec "$a" nft -f - <<-EOT || return 1
@@ -200,6 +201,10 @@ check "cnp on" on "$r" config set cnp on
 check "a CE-marked packet a -> b QP 0x201" send "$a" p1-ce
 check "... a CNP reached a's QP 0x101" \
 	busywait 5000 eval '[ "$(nft_packets "$a" cnt in)" = 1 ]'
+check "the same packet from m, on another interface of r" send "$m" p1-ce
+check "... not a's (wrong-iface)" busywait 5000 eval '[ "$(stat wrong-iface)" = 1 ]'
+sleep 1
+check "... no CNP for it" is "$(nft_packets "$a" cnt in)" 1
 
 # Test strict mode: inferred entries do not open it; a promoted one does.
 b_before=$(nft_packets "$b" cnt in)

@@ -10,10 +10,13 @@
 #                               |
 #                               m (10.0.3.1, fd00:3::1)
 #
-# Drop mode: M's data in a's name, a's data from another port and M's CNPs
-# in b's name reach nobody and are counted by reason, while a's and b's
-# own packets pass; a forged CE-marked packet earns a no CNP; a managed
-# entry binds to its first packet; M's UD packet cannot bind a SIDR
+# Drop mode: M's data in a's name, a's data from another port or of
+# another kind (UD to an RC QP) and M's CNPs in b's name reach nobody and
+# are counted by reason, while a's and b's own packets pass; a forged
+# CE-marked packet earns a no CNP; a managed entry binds to its first
+# packet that passes rp-check, and its unbound reverse entry takes only
+# CNPs rp-check believes; where routing moves a's address behind M's link,
+# routing vouches for M (rp-check on); M's UD packet cannot bind a SIDR
 # reply, nor can one with another Q_Key. Accept mode counts and passes.
 # Each check-* setting turned off lets its packets through.
 
@@ -41,6 +44,10 @@ data('ab-ce', A, B, 0x2a, 0xd017, tos=3)
 data('ba', B, A, 0x17, 0xd02a)
 data('ab6', A6, B6, 0x2f, 0xd01c)
 data('mg', A, B, 0x55, 0xd056)
+data('mg2', A, B, 0x57, 0xd058)
+save('ud-rc', roce_pkt.data_packet(4, A, B, 0x64, 0x2a, 1, payload_len=64,
+     deth_sqpn=0x99, ip_args={'sport': 0xd017, 'tos': 3}))
+save('cnp-mg', roce_pkt.cnp_packet(4, B, A, 0x56, ip_args={'sport': 0xcafe}))
 save('cnp-ba', roce_pkt.cnp_packet(4, B, A, 0x17, ip_args={'sport': 0xcafe}))
 sid = roce_pkt.rdma_cm_service_id(7174, 0x11)
 save('s1-req', roce_pkt.cm_packet(4, A, B, 'sidr_req', local_comm_id=0x77, service_id=sid))
@@ -118,6 +125,8 @@ check "a's own CE-marked data: one CNP to a" \
 check "m's IPv6 data in a's name, 50 packets: none reach b" \
 	is "$(sent "$m" ab6 50 b wrong-iface)" "0 50"
 check "a's IPv6 data: reaches b" is "$(sent "$a" ab6 5 b wrong-iface)" "5 0"
+check "a's UD packet (CE) to b's RC QP, from a's port: dropped, no CNP" \
+	is "$(sent "$a" ud-rc 5 b wrong-sport cnp-sent)" "0 5 0"
 check "a's data still reaches b" is "$(sent "$a" ab 10 b wrong-iface)" "10 0"
 check "the entry counted a's 21 packets only" is "$(entry 10.0.1.1 10.0.2.1 0x2a packets)" 21
 
@@ -147,6 +156,28 @@ check "... unbound" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "null null"
 check "... a's first packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
 check "... bound to veth0 and port 0xd056" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "$if0 53334"
 check "... m's packets in a's name dropped" is "$(sent "$m" mg 20 b wrong-iface)" "0 20"
+check "managed a -> b's QP 0x57 and b -> a's QP 0x56, unbound" eval \
+	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x57 sqpn 0x56 &&
+	 on "$r" qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x56 sqpn 0x57'
+check "... m's packet first: dropped (rp-check), binds nothing" \
+	is "$(sent "$m" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "0 1 null"
+check "... a's packet then binds it" \
+	is "$(sent "$a" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "1 0 $if0"
+check "... m's CNP in b's name, to the unbound b -> a entry: dropped" \
+	is "$(sent "$m" cnp-mg 10 a cnp-forged)" "0 10"
+check "... b's own CNP passes" is "$(sent "$b" cnp-mg 1 a cnp-forged)" "1 0"
+
+# Routing moves a's address behind m's link (a failover, ECMP): packets
+# from there are believed where the route back agrees, as rpfilter would;
+# with rp-check off only the bound interface counts.
+check "r routes 10.0.1.1 via veth2" ip -n "$r" route add 10.0.1.1/32 dev veth2
+check "... m's data in a's name passes now (routing vouches)" \
+	is "$(sent "$m" ab 5 b wrong-iface)" "5 0"
+check "... not with rp-check off" eval \
+	'on "$r" config set rp-check off && is "$(sent "$m" ab 5 b wrong-iface)" "0 5"'
+check "rp-check on, route removed" eval \
+	'on "$r" config set rp-check on && ip -n "$r" route del 10.0.1.1/32 dev veth2'
+check "... m's data dropped again" is "$(sent "$m" ab 5 b wrong-iface)" "0 5"
 
 # UD: a SIDR reply direction is linked by the client's first packet with
 # the service's Q_Key, from where the client's SIDR_REQ came.

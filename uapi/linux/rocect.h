@@ -82,7 +82,7 @@ enum {
 	ROCECT_A_QP_IIF,		/* u32, ifindex src's packets come in on,
 					 * 0: this host; absent until bound
 					 */
-	ROCECT_A_QP_SPORT,		/* u16, UDP source port of src's data */
+	ROCECT_A_QP_SPORT,		/* u16, UDP source port of src's RC, UC data */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
