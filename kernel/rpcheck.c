@@ -73,6 +73,14 @@ out:
 	return ok;
 }
 
+/* Does @pkt's source route back through @dev, in @dev's VRF? */
+static bool rp_ok(struct net *net, const struct net_device *dev,
+		  const struct sk_buff *skb, const struct roce_pkt *pkt)
+{
+	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
+				  rp_ok6(net, dev, skb, pkt);
+}
+
 /*
  * A VRF puts its own device in skb_iif when it takes a packet in; the
  * enslaved interface stays in the IP control block, as inet_sdif() reads
@@ -180,8 +188,7 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 	dev = rocect_in_dev(net, skb, pkt->family);
 	if (!dev)
 		return false;
-	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
-				  rp_ok6(net, dev, skb, pkt);
+	return rp_ok(net, dev, skb, pkt);
 }
 
 /**
@@ -210,6 +217,5 @@ bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
 	dev = rocect_in_dev(net, skb, pkt->family);
 	if (!dev || dev->ifindex != rocect_arrival(net, skb, pkt->family))
 		return false;
-	return pkt->family == 4 ? rp_ok4(net, dev, pkt) :
-				  rp_ok6(net, dev, skb, pkt);
+	return rp_ok(net, dev, skb, pkt);
 }
