@@ -227,9 +227,11 @@ boot()
 	# One CPU each for the hosts: on the debug kernel, where guests get
 	# two, the router alone keeps both (six emulated CPUs on a 2-core
 	# machine crawl).
-	vm_boot a -k "$kver" --smp 1 -n "listen:$port"
+	vm_boot a -k "$kver" --smp 1 -n "listen:$port" \
+		-a "$FLEET_RXE_KARGS"
 	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
-	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko"
+	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko" \
+		-a "$FLEET_RXE_KARGS"
 	vm_up a r b || return 1
 	# The test's kernel log starts here (dmesg_clean): boot is not its
 	# business (the debug kernel prints a trace at 30 s).

@@ -12,6 +12,13 @@
 #
 #   rxe_soak.sh [-k KVER] [-n ROUNDS] [-p PORT] [-o DIR] [--no-helper]
 #
+# --napi-tx boots A and B with virtio-net's TX NAPI (its default) instead
+# of without it (FLEET_RXE_KARGS in fleet.sh).
+#
+# --freeze-read repeats instead what the end to end's "learn: read" step
+# does: ib_read_bw runs without RDMA CM, both ends are frozen (SIGSTOP)
+# while they are looked at, then A's end and B's end are ended.
+#
 # Not part of make check (an hour for a few rounds): an investigation tool.
 
 SELFTESTS_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +29,7 @@ rounds=3
 port=17500
 out=$BUILD/soak
 helper_b=1
+scenario=traffic
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kver=$2; shift 2 ;;
@@ -29,7 +37,10 @@ while [ $# -gt 0 ]; do
 	-p) port=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	--no-helper) helper_b=0; shift ;;
-	*) echo "usage: $0 [-k KVER] [-n ROUNDS] [-p PORT] [-o DIR] [--no-helper]" >&2
+	--freeze-read) scenario=freeze_read; shift ;;
+	--napi-tx) FLEET_RXE_KARGS=; shift ;;
+	*) echo "usage: $0 [-k KVER] [-n ROUNDS] [-p PORT] [-o DIR] [--no-helper]" \
+		"[--freeze-read] [--napi-tx]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -60,9 +71,11 @@ trap died USR1
 boot()
 {
 	fleet_init "$out"
-	vm_boot a -k "$kver" --smp 1 -n "listen:$port"
+	vm_boot a -k "$kver" --smp 1 -n "listen:$port" \
+		-a "$FLEET_RXE_KARGS"
 	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
-	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko"
+	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko" \
+		-a "$FLEET_RXE_KARGS"
 	vm_up a r b || return 1
 	A "echo 'rocect-kselftest: start rxe_soak' >/dev/kmsg" &&
 		R "echo 'rocect-kselftest: start rxe_soak' >/dev/kmsg" &&
@@ -85,9 +98,30 @@ pair()
 
 clean_logs() { A dmesg_clean && R dmesg_clean && B dmesg_clean; }
 
-check "three guests up on $kver, helper on R$([ "$helper_b" -eq 1 ] && echo ' and B')" boot
-[ "$ret" -eq 0 ] || finish
-for i in $(seq "$rounds"); do
+# freeze_read: as rxe_e2e.sh's infer_pairs for ib_read_bw.
+freeze_read()
+{
+	local gid rc
+
+	R "\$ROCECT config set learn on" >/dev/null
+	gid=$(A "gid_index 10.0.1.1")
+	B "ib_read_bw -d rxe0 -x $gid -D 120 >/tmp/read.out 2>&1 &
+	   wait_tcp_listen 18515" &&
+		A "ib_read_bw -d rxe0 -x $gid -D 120 $B4 >/tmp/read.out 2>&1 &
+		   wait_qps ib_read_bw RC 1" && sleep 3
+	rc=$?
+	A "freeze ib_read_bw"
+	B "freeze ib_read_bw"
+	sleep 2
+	A "stop ib_read_bw"
+	B "stop ib_read_bw"
+	return $rc
+}
+
+traffic()
+{
+	local i=$1
+
 	check "round $i: ucmatose, 3 connections of 10000 messages" \
 		pair ucmatose "ucmatose -c 3 -C 10000" "ucmatose -s $B4 -c 3 -C 10000"
 	check "round $i: ib_send_bw -R" \
@@ -96,10 +130,19 @@ for i in $(seq "$rounds"); do
 	check "round $i: ib_write_bw -R" \
 		pair ib_write_bw "ib_write_bw -R -d rxe0 -n 1000" \
 		"ib_write_bw -R -d rxe0 -n 1000 $B4"
+}
+
+check "three guests up on $kver, helper on R$([ "$helper_b" -eq 1 ] && echo ' and B')" boot
+[ "$ret" -eq 0 ] || finish
+for i in $(seq "$rounds"); do
+	case $scenario in
+	traffic) traffic "$i" ;;
+	freeze_read) check "round $i: ib_read_bw frozen, then ended" freeze_read ;;
+	esac
 	check "round $i: A, R and B up, no report in their logs ($((SECONDS - T0)) s)" \
 		clean_logs
 done
-[ "$helper_b" -eq 0 ] ||
+[ "$helper_b" -eq 0 ] || [ "$scenario" != traffic ] ||
 	check "B's helper tracked the connections" \
 		test "$(B "\$ROCECT -j stats" | jq '."conn-created"')" -gt 0
 finish

@@ -28,6 +28,15 @@ fleet_init()
 	mkdir -p "$FLEET_DIR"
 }
 
+# Kernel arguments for the guests that run Soft-RoCE. rxe holds a
+# reference on its QP for every packet it sends until the packet is freed,
+# and destroying the QP waits for them: 50 s, then a WARNING (guest B's
+# death on 6.1 in CI, a panic with panic_on_warn) and the QP freed under
+# them (a later crash without it). virtio-net with TX NAPI frees sent
+# packets only when it next cleans its ring, on an idle guest maybe much
+# later; without TX NAPI it releases each packet as it queues it.
+FLEET_RXE_KARGS=${FLEET_RXE_KARGS-virtio_net.napi_tx=0}
+
 # vm_boot NAME RUN-VM-OPTIONS...: boot guest NAME in the background; its
 # console goes to DIR/NAME.console.
 vm_boot()
