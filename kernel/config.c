@@ -53,7 +53,7 @@ MODULE_PARM_DESC(rp_check, "Default: ignore CM MADs whose source does not route 
 module_param_named(learn, defaults[ROCECT_CFG_learn], uint, 0444);
 MODULE_PARM_DESC(learn, "Default: infer QP entries from traffic that never used RDMA CM (0 off, 1 on)");
 module_param_named(source_share, defaults[ROCECT_CFG_source_share], uint, 0444);
-MODULE_PARM_DESC(source_share, "Default share of max_conns one active-side address may hold in half-open and established connections, percent (1-100, default 25)");
+MODULE_PARM_DESC(source_share, "Default share of max_conns one active-side address may hold in half-open and established connections, and of the inferred entries' half of max_qps one sender may hold, percent (1-100, default 25)");
 module_param_named(check_iface, defaults[ROCECT_CFG_check_iface], uint, 0444);
 MODULE_PARM_DESC(check_iface, "Default: a QP's packets must come in where its CM MADs (or its first packet) did (0 off, 1 on, default)");
 module_param_named(check_sport, defaults[ROCECT_CFG_check_sport], uint, 0444);

@@ -132,15 +132,6 @@ static bool held(u8 state)
 	return !finished(state);
 }
 
-static void source_key(struct rocect_source_key *sk,
-		       const union nf_inet_addr *active, u16 zone, u8 family)
-{
-	memset(sk, 0, sizeof(*sk));
-	sk->addr = *active;
-	sk->zone = zone;
-	sk->family = family;
-}
-
 /* Not kept in the connection: 8 bytes each, for a lookup per change. */
 static struct rocect_source *source_of(struct rocect_net *rn,
 				       const struct rocect_conn *conn)
@@ -148,7 +139,7 @@ static struct rocect_source *source_of(struct rocect_net *rn,
 	const struct rocect_qp_key *q = &conn->qp[0].key;
 	struct rocect_source_key sk;
 
-	source_key(&sk, &q->saddr, q->zone, q->family);
+	rocect_source_key_init(&sk, &q->saddr, q->zone, q->family);
 	return rocect_source_find(rn, &sk);
 }
 
@@ -227,7 +218,7 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 	int i;
 
 	lockdep_assert_held(&rn->lock);
-	source_key(&sk, &key->active, key->zone, key->family);
+	rocect_source_key_init(&sk, &key->active, key->zone, key->family);
 	if (!source_room(net, &sk))
 		return NULL;
 	if (rn->conns.count >= rocect_limit(rn, max_conns)) {

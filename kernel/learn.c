@@ -240,7 +240,8 @@ static struct learn_record *record_get(struct rocect_net *rn,
 /*
  * A response to QP y (@key: from B to A) named requests from A to QP x: the
  * pair is (x, y) in both directions, or neither if there is no room for
- * both. Either may exist by now (another CPU, a handshake, an operator).
+ * both, in the table or in A's and B's shares. Either may exist by now
+ * (another CPU, a handshake, an operator).
  */
 static void add_pair(struct net *net, struct rocect_net *rn,
 		     const struct rocect_qp_key *key, u32 x, u8 from, u8 origin)
@@ -252,7 +253,9 @@ static void add_pair(struct net *net, struct rocect_net *rn,
 	fwd.daddr = key->saddr;
 	fwd.dqpn = x;
 	rocect_net_lock(rn, &ev);
-	if (rocect_qp_inferred_room(rn, 2)) {
+	if (rocect_qp_inferred_room(rn, 2) &&
+	    rocect_qp_source_room(rn, &fwd, 1) &&
+	    rocect_qp_source_room(rn, key, 1)) {
 		rocect_qp_add_inferred(net, &fwd, key->dqpn, from, origin);
 		rocect_qp_add_inferred(net, key, x, from, origin);
 	}

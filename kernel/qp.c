@@ -15,6 +15,7 @@
 
 #include "events.h"
 #include "netns.h"
+#include "source.h"
 #include "walk.h"
 
 /* Inferred entries the collector looks at in one run, and in one hold. */
@@ -285,6 +286,43 @@ static void managed_free_rcu(struct rcu_head *head)
 			container_of(head, struct rocect_managed_qp, rcu));
 }
 
+/* The host an inferred entry is charged to: its packets' sender. */
+static struct rocect_source *inferred_source(struct rocect_net *rn,
+					     const struct rocect_qp_key *key,
+					     bool create)
+{
+	struct rocect_source_key sk;
+
+	rocect_source_key_init(&sk, &key->saddr, key->zone, key->family);
+	return create ? rocect_source_get(rn, &sk) : rocect_source_find(rn, &sk);
+}
+
+/**
+ * rocect_qp_source_room() - may the sender of @key's packets have @n more
+ *	inferred entries?
+ * @rn: the namespace's state
+ * @key: the entry's key; its source address is charged
+ * @n: how many
+ *
+ * One host may hold source-share percent of the inferred entries' half of
+ * max_qps (all of it at 100): a flood of forged QPs from one host must not
+ * keep learning from the others' traffic.
+ *
+ * Context: &rocect_net.lock held.
+ * Return: true if there is room; else counted.
+ */
+bool rocect_qp_source_room(struct rocect_net *rn,
+			   const struct rocect_qp_key *key, unsigned int n)
+{
+	struct rocect_source *src = inferred_source(rn, key, false);
+
+	if (!src || rocect_cfg(&rn->config, source_share) == 100 ||
+	    src->inferred + n <= rocect_source_inferred_share(rn))
+		return true;
+	rocect_stats_inc(rn, ROCECT_CTR_QP_SOURCE_FULL);
+	return false;
+}
+
 /**
  * rocect_qp_remove() - remove an entry: a managed or inferred one alone, a
  *	learned one with its connection
@@ -304,8 +342,16 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
 	}
 	m = container_of(qp, struct rocect_managed_qp, qp);
 	if (rocect_qp_from_traffic(qp)) {
+		struct rocect_net *rn = rocect_net(net);
+		struct rocect_source *src = inferred_source(rn, &qp->key, false);
+
 		list_del(&m->inferred);
-		rocect_net(net)->qps.inferred_count--;
+		rn->qps.inferred_count--;
+		/* Each inferred entry holds a reference to its source. */
+		if (!WARN_ON_ONCE(!src)) {
+			src->inferred--;
+			rocect_source_put(rn, src);
+		}
 	}
 	rocect_qp_unlink(net, qp);
 	call_rcu(&m->rcu, managed_free_rcu);
@@ -387,7 +433,8 @@ bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
  * source QP, or inferred from other packets: a UD packet may lie about an
  * RC QP) makes way, and so does an inferred one for a recovered one; a
  * recovered entry never makes way for an inferred one, nor does any other
- * entry.
+ * entry. A new entry needs room in the table's inferred half and in its
+ * sender's share of it (rocect_qp_source_room()).
  *
  * Context: &rocect_net.lock held; packet path.
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
@@ -396,6 +443,7 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 			   u32 sqpn, u8 from, u8 origin)
 {
 	struct rocect_net *rn = rocect_net(net);
+	struct rocect_source *src;
 	struct rocect_managed_qp *m;
 	struct rocect_qp *old;
 	int err;
@@ -409,12 +457,18 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 		    (old->sqpn == sqpn && old->inferred_from == from &&
 		     old->origin == origin)))
 		return -EEXIST;
-	if (!old && !rocect_qp_inferred_room(rn, 1))
+	if (!old && (!rocect_qp_inferred_room(rn, 1) ||
+		     !rocect_qp_source_room(rn, key, 1)))
 		return -ENOSPC;
 	/* Before the old entry goes: no memory must not lose it. */
 	m = kmem_cache_zalloc(managed_cache, GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
+	src = inferred_source(rn, key, true);
+	if (!src) {
+		kmem_cache_free(managed_cache, m);
+		return -ENOMEM;
+	}
 	if (old)
 		rocect_qp_remove(net, old);
 	rocect_qp_init_entry(&m->qp, origin, ROCECT_STATE_ESTABLISHED);
@@ -423,11 +477,13 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 	m->qp.inferred_from = from;
 	err = rocect_qp_insert(net, &m->qp, NULL);
 	if (err) {
+		rocect_source_put(rn, src);
 		kmem_cache_free(managed_cache, m);
 		return err;
 	}
 	list_add_tail(&m->inferred, &rn->qps.inferred);
 	rn->qps.inferred_count++;
+	src->inferred++;
 	rocect_stats_inc(rn, origin == ROCECT_ORIGIN_RECOVERED ?
 			 ROCECT_CTR_QP_RECOVERED : ROCECT_CTR_QP_INFERRED);
 	return 0;

@@ -154,6 +154,8 @@ void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
 int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 			  u32 sqpn, struct netlink_ext_ack *extack);
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
+bool rocect_qp_source_room(struct rocect_net *rn,
+			   const struct rocect_qp_key *key, unsigned int n);
 int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 			   u32 sqpn, u8 from, u8 origin);
 void rocect_qp_remove(struct net *net, struct rocect_qp *qp);

@@ -47,6 +47,21 @@ u32 rocect_source_share(struct rocect_net *rn)
 }
 
 /**
+ * rocect_source_inferred_share() - inferred QP entries one source may hold
+ * @rn: the namespace's state
+ *
+ * Return: source-share percent of the inferred entries' half of max-qps,
+ * at least one.
+ */
+u32 rocect_source_inferred_share(struct rocect_net *rn)
+{
+	u64 n = (u64)(rocect_limit(rn, max_qps) / 2) *
+		rocect_cfg(&rn->config, source_share) / 100;
+
+	return max_t(u64, n, 1);
+}
+
+/**
  * rocect_source_find() - a source by its key
  * @rn: the namespace's state
  * @key: the source, padding zeroed

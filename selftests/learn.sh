@@ -12,7 +12,8 @@
 # off. A forged ACK and responses that agree with two QPs make no pair; a
 # UD packet's entry comes from its DETH, but a UD packet cannot replace an
 # inferred pair's entry, while a CM handshake does. Inferred entries take
-# at most half of max-qps. CNPs go to an inferred pair's QP, not for m's
+# at most half of max-qps, and one sender at most source-share of that
+# half: a flood of UD QPs from a leaves b's to infer. CNPs go to an inferred pair's QP, not for m's
 # CE-marked packet in a's name from another interface; the
 # unknown-qp drop policy does not admit inferred entries until `qp add`
 # promotes one; idle inferred entries expire.
@@ -79,6 +80,12 @@ save('ud-lie', dp(4, A, B, 0x64, 0x202, 1, payload_len=64, deth_sqpn=0x999,
                   ip_args={'sport': 0xe001}))
 save('ud2', dp(4, A, B, 0x64, 0x411, 1, payload_len=64, deth_sqpn=0x412,
                ip_args={'sport': 0xe002}))
+# A flood of UD QPs from a (one source QP 0x777), and one UD QP of b.
+save('udflood', *[dp(4, A, B, 0x64, 0x700 + i, 1, payload_len=64,
+                     deth_sqpn=0x777, ip_args={'sport': 0xe100 + i})
+                  for i in range(16)])
+save('udb', dp(4, B, A, 0x64, 0x7ff, 1, payload_len=64, deth_sqpn=0x778,
+               ip_args={'sport': 0xe200}))
 # An RDMA CM handshake of the IPv6 pair's QPs.
 ex = roce_pkt.cm_exchange(A6, B6, comm_ids=(0x1001, 0x2001), qpns=(0x104, 0x204))
 for k in ('req', 'rep', 'rtu'):
@@ -195,6 +202,26 @@ check "a UD packet to 0x411" send "$a" ud2
 check "... no entry, counted as table-full" \
 	is "$(count dqpn 0x411)-$(($(stat table-full) - full))" 0-1
 check "max-qps back to 65536" on "$r" config set max-qps 65536
+
+# Test that one sender holds at most source-share of the inferred half:
+# max-qps 100 and source-share 20, 10 inferred entries for a's address.
+held_by() { on "$r" -j qp show origin inferred | jq "[.[] | select(.src == \"$1\")] | length"; }
+a_had=$(held_by $A)
+refused=$(stat qp-source-full)
+check "max-qps 100, source-share 20" on "$r" config set max-qps 100 source-share 20
+check "16 UD packets from a, each to another QP" send "$a" udflood
+check "... a holds 10 inferred entries, $((a_had + 16 - 10)) refused" is \
+	"$(held_by $A) $(($(stat qp-source-full) - refused))" "10 $((a_had + 16 - 10))"
+check "a UD packet from b" send "$b" udb
+check "... inferred for b" is "$(count dqpn 0x7ff)" 1
+forget_flood() {
+	on "$r" -j qp show origin inferred |
+		jq -r '.[] | select(.sqpn == 1911 or .sqpn == 1912) |
+		       "qp del src \(.src) dst \(.dst) dqpn \(.dqpn)"' |
+		on "$r" -b -
+}
+check "the flood's entries deleted; max-qps, source-share as before" \
+	eval 'forget_flood && on "$r" config set max-qps 65536 source-share 25'
 
 # Test that CNPs reach an inferred pair's QP.
 check "cnp on" on "$r" config set cnp on

@@ -193,6 +193,7 @@ enum {
 	ROCECT_A_STATS_WRONG_IFACE,	/* u64, data from another interface */
 	ROCECT_A_STATS_WRONG_SPORT,	/* u64, data from another UDP port */
 	ROCECT_A_STATS_CNP_FORGED,	/* u64, CNPs not from the peer's way */
+	ROCECT_A_STATS_QP_SOURCE_FULL,	/* u64, not inferred: source at its share */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
