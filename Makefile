@@ -81,7 +81,8 @@ KERNEL_CODEGEN := -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx \
 $(BUILD)/bin/wire_instr: $(TOP)/tools/bench/wire_instr.c \
 		$(TOP)/tools/bench/crc32_slice8.c $(WIRE_SRCS) $(WIRE_HDRS) \
 		$(TOP)/kernel/cm_fsm.c $(TOP)/kernel/cm_fsm.h \
-		$(TOP)/kernel/pair_infer.c $(TOP)/kernel/pair_infer.h
+		$(TOP)/kernel/pair_infer.c $(TOP)/kernel/pair_infer.h \
+		$(TOP)/kernel/psn_window.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(KERNEL_CODEGEN) -DROCECT_SLICE8_CRC32 \
 		$(filter %.c,$^) -lz -o $@
@@ -114,6 +115,7 @@ $(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) $(TOP)/kernel/cm_fsm.c \
 		$(TOP)/kernel/pair_infer.c $(TOP)/kernel/pair_infer.h \
 		$(TOP)/selftests/wire/cm_fsm_test.c \
 		$(TOP)/selftests/wire/pair_infer_test.c \
+		$(TOP)/kernel/psn_window.h $(TOP)/selftests/wire/psn_window_test.c \
 		$(TOP)/selftests/wire/wire_test.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@

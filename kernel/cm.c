@@ -13,6 +13,7 @@
 #include "events.h"
 #include "expect.h"
 #include "netns.h"
+#include "psn_window.h"
 
 /* Expectations to set up once the namespace's lock is dropped. */
 struct cm_todo {
@@ -176,6 +177,11 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 	conn->comm_id[1] = cm->local_comm_id;
 	conn->psn[1] = cm->starting_psn;
 	conn->qp[1].sqpn = cm->qpn;
+	/* Each side's requests, and the other's responses to them. */
+	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[0]);
+	conn->qp[1].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[0]);
+	conn->qp[1].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]);
+	conn->qp[0].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[1]);
 	link_qp(net, conn, 0);
 	link_qp(net, conn, 1);
 }

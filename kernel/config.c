@@ -60,6 +60,10 @@ module_param_named(check_sport, defaults[ROCECT_CFG_check_sport], uint, 0444);
 MODULE_PARM_DESC(check_sport, "Default: a QP's data must keep the UDP source port of its first packet (0 off, 1 on, default)");
 module_param_named(check_cnp, defaults[ROCECT_CFG_check_cnp], uint, 0444);
 MODULE_PARM_DESC(check_cnp, "Default: a CNP must come in where the packets of the peer it names do (0 off, 1 on, default)");
+module_param_named(check_psn, defaults[ROCECT_CFG_check_psn], uint, 0444);
+MODULE_PARM_DESC(check_psn, "Default: a QP's RC and UC data must carry PSNs within psn_window of its sender's (0 off, 1 on, default)");
+module_param_named(psn_window, defaults[ROCECT_CFG_psn_window], uint, 0444);
+MODULE_PARM_DESC(psn_window, "Default PSNs either way of a sender's newest that its packets may carry (1-8388608, default 1048576; 8388608: any)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -12,6 +12,7 @@ struct rocect_net;
 /* Bounds of the configuration values, shared by netlink and parameters. */
 enum rocect_config_limits {
 	ROCECT_MAX_QPS_MAX		= 1 << 24,
+	ROCECT_PSN_WINDOW_MAX		= 1 << 23,
 	ROCECT_MAX_CONNS_MAX		= 1 << 23,
 	ROCECT_IDLE_TIMEOUT_MAX		= 7 * 24 * 3600,
 	ROCECT_TIMEWAIT_TIMEOUT_MAX	= 3600,

@@ -26,6 +26,7 @@
 #include "learn.h"
 #include "netns.h"
 #include "cnp_policy.h"
+#include "psn_window.h"
 #include "rpcheck.h"
 #include "wire.h"
 
@@ -134,6 +135,60 @@ static enum rocect_counter check_sender(struct net *net,
 }
 
 /*
+ * The sender of an entry no handshake started (managed, inferred,
+ * recovered) that stayed silent this long may have started over (a QP of
+ * the same number made again, with a new PSN): its next packet moves the
+ * window instead of being held against the old one. A learned entry's
+ * QPs start over with a new handshake, which makes new entries.
+ */
+#define PSN_RESYNC_IDLE		(10 * HZ)
+
+/*
+ * Does an RC or UC packet's PSN fall within the window of its space
+ * (psn_window.h)? It moves the window on. Racing CPUs may each store a
+ * position: the window only lags, by less than the packets in flight.
+ */
+static bool psn_in_window(const struct rocect_config *c, struct rocect_qp *qp,
+			  const struct roce_pkt *pkt)
+{
+	u32 *word = &qp->psn[roce_psn_space_of(pkt->bth.opcode)];
+	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(*word), next;
+
+	BUILD_BUG_ON(ARRAY_SIZE(qp->psn) != ROCE_PSN_SPACES);
+	next = roce_psn_next(old, psn, rocect_cfg(c, psn_window));
+	if (unlikely(!next)) {
+		if (qp->origin == ROCECT_ORIGIN_LEARNED ||
+		    (u32)jiffies - READ_ONCE(qp->last_seen) <= PSN_RESYNC_IDLE)
+			return false;
+		next = roce_psn_start(psn + 1);
+	}
+	if (next != old)
+		WRITE_ONCE(*word, next);
+	return true;
+}
+
+/*
+ * Did the sender send this data packet: check_sender(), and for RC and UC
+ * a PSN within the window?
+ *
+ * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
+ */
+static enum rocect_counter check_data(struct net *net,
+				      const struct rocect_config *c,
+				      const struct sk_buff *skb,
+				      struct rocect_qp *qp,
+				      const struct roce_pkt *pkt)
+{
+	enum rocect_counter wrong = check_sender(net, c, skb, qp, pkt);
+
+	if (wrong != ROCECT_CTR_MAX || !rocect_cfg(c, check_psn) ||
+	    (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_UC))
+		return wrong;
+	return psn_in_window(c, qp, pkt) ? ROCECT_CTR_MAX :
+					   ROCECT_CTR_WRONG_PSN;
+}
+
+/*
  * A packet of a known QP that its sender did not send, by the way it came:
  * counted in every mode, dropped in drop mode. In accept mode it passes,
  * but neither counts on the entry nor earns its sender a CNP.
@@ -150,6 +205,8 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 				 "QP data from another interface" :
 				 ctr == ROCECT_CTR_WRONG_SPORT ?
 				 "QP data from another UDP port" :
+				 ctr == ROCECT_CTR_WRONG_PSN ?
+				 "QP data outside its PSN window" :
 				 "CNP not from its peer's interface");
 	return NF_DROP;
 }
@@ -162,7 +219,7 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
  * CNP) and recovers the entry. A packet of another class than those it was
  * inferred from (RC on an entry a UD packet made) contradicts it: no CNP
  * to its source QP, and learning may replace it. In accept mode a packet
- * of that class its sender did not send (check_sender()) earns no CNP
+ * of that class its sender did not send (check_data()) earns no CNP
  * either.
  */
 static int account_inferred(struct net *net, struct rocect_net *rn,
@@ -186,7 +243,7 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 		return NF_ACCEPT;
 	}
 	if (agrees) {
-		wrong = check_sender(net, &rn->config, skb, qp, pkt);
+		wrong = check_data(net, &rn->config, skb, qp, pkt);
 		if (wrong != ROCECT_CTR_MAX)
 			return not_the_sender(rn, skb, ct, wrong);
 	}
@@ -219,7 +276,7 @@ static int account_data(struct net *net, struct rocect_net *rn,
 		return account_inferred(net, rn, skb, ct, ctinfo, qp, &key,
 					pkt);
 	if (qp) {
-		wrong = check_sender(net, &rn->config, skb, qp, pkt);
+		wrong = check_data(net, &rn->config, skb, qp, pkt);
 		if (unlikely(wrong != ROCECT_CTR_MAX))
 			return not_the_sender(rn, skb, ct, wrong);
 	}

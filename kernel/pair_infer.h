@@ -99,9 +99,8 @@ enum roce_pair_result {
  */
 static inline bool roce_pair_is_response(u8 opcode)
 {
-	u8 transport = opcode >> 5, op = opcode & 0x1f;
-
-	return (transport == 0 || transport == 5) && op >= 0x0d && op <= 0x12;
+	/* Transports RC (0) and XRC (5); operations 0x0d to 0x12. No branch. */
+	return (0x21u >> (opcode >> 5)) & (0x7e000u >> (opcode & 0x1f)) & 1;
 }
 
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now);

@@ -62,6 +62,9 @@ struct rocect_qp_key {
  * @iif: where the sender's packets come in (rocect_arrival()): from the
  *	CM MAD that named the sender's QP, or the first packet of an entry
  *	that no MAD made, if routing agrees; %ROCECT_IIF_UNBOUND until then
+ * @psn: RC and UC: where the PSNs of the sender's requests and of its
+ *	responses stand (psn_window.h), by &enum roce_psn_space; from the
+ *	CM's starting PSNs or the first packets
  * @packets: packets seen
  * @bytes: their IP length
  * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
@@ -85,6 +88,7 @@ struct rocect_qp {
 	u8 linked;
 	u32 sport;
 	int iif;
+	u32 psn[2];
 	atomic64_t packets;
 	atomic64_t bytes;
 	u32 last_seen;

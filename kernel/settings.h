@@ -47,3 +47,11 @@ ROCECT_SETTING(source_share, SOURCE_SHARE, u8, 1, 100, 25)
 ROCECT_SETTING(check_iface, CHECK_IFACE, u8, 0, 1, 1)
 ROCECT_SETTING(check_sport, CHECK_SPORT, u8, 0, 1, 1)
 ROCECT_SETTING(check_cnp, CHECK_CNP, u8, 0, 1, 1)
+/*
+ * A live sender's PSNs stay within what it has outstanding: 2^20 PSNs
+ * either way hold 1 GiB messages at a 1024-byte MTU and keep 7 in 8 of
+ * blind guesses out; 2^23 lets every PSN pass.
+ */
+ROCECT_SETTING(check_psn, CHECK_PSN, u8, 0, 1, 1)
+ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX,
+	       1 << 20)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Only a QP's sender reaches it: each QP direction is bound to the
-# interface its sender's packets come in on and to the UDP source port of
-# its data; a CNP must come in where the peer it names sends from. M has a
+# interface its sender's packets come in on, to the UDP source port of
+# its data and to a PSN window; a CNP must come in where the peer it names
+# sends from. M has a
 # link of its own to r (rp_filter off) and sends in a's and b's names:
 #
 #   a (10.0.1.1, fd00:1::1) -- r (helper, drop mode) -- b (10.0.2.1, fd00:2::1)
@@ -17,7 +18,10 @@
 # packet that passes rp-check, and its unbound reverse entry takes only
 # CNPs rp-check believes; where routing moves a's address behind M's link,
 # routing vouches for M (rp-check on); M's UD packet cannot bind a SIDR
-# reply, nor can one with another Q_Key. Accept mode counts and passes.
+# reply, nor can one with another Q_Key. RC data and responses pass within
+# the PSN window (across the 24-bit wrap, retransmitted, a READ's
+# responses, one direction only) and not outside it; a sender silent for
+# 10 s starts a new window. Accept mode counts and passes.
 # Each check-* setting turned off lets its packets through.
 
 source "$(dirname "$0")/lib.sh"
@@ -56,6 +60,33 @@ save('s1-rep', roce_pkt.cm_packet(4, B, A, 'sidr_rep', local_comm_id=0x77, qpn=0
 for name, qkey in (('ud', 0x1234), ('ud-qkey', 0x9999)):
     save(name, roce_pkt.data_packet(4, A, B, 0x64, 0x5a, 1, payload_len=64,
          deth_qkey=qkey, deth_sqpn=0x66, ip_args={'sport': 0xe000}))
+# c2: starting PSNs just below the 24-bit wrap.
+ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x1002, 0x2002), qpns=(0x18, 0x2b),
+                          psns=(0xfffff0, 0xfffff8))
+for k in ('req', 'rep', 'rtu'):
+    save('c2-' + k, ex[k])
+def p(src, dst, op, dqpn, psn, sport, n=0):
+    return roce_pkt.data_packet(4, src, dst, op, dqpn, psn & 0xffffff,
+                                payload_len=n, ip_args={'sport': sport})
+# a's SENDs across the wrap, b's coalesced ACK, a retransmission back.
+save('c2-wrap', *[p(A, B, 0x04, 0x2b, 0xfffff0 + i, 0xd018, 64) for i in range(32)])
+save('c2-ack', p(B, A, 0x11, 0x18, 0x00000f, 0xd02b))
+save('c2-retx', *[p(A, B, 0x04, 0x2b, 0xfffff8 + i, 0xd018, 64) for i in range(4)])
+# A READ of 64 packets at 0x10, b's responses, a's next request at 0x50.
+save('c2-read', p(A, B, 0x0c, 0x2b, 0x10, 0xd018, 16))
+save('c2-rresp', *[p(B, A, 0x0d if i == 0 else 0x0f if i == 63 else 0x0e, 0x18,
+                     0x10 + i, 0xd02b, 256) for i in range(64)])
+save('c2-next', p(A, B, 0x04, 0x2b, 0x50, 0xd018, 64))
+save('c2-b', p(B, A, 0x04, 0x18, 0xfffff8, 0xd02b, 64))
+# a's port, a's link, PSNs 2^23 and 0x250000 away; an ACK 2^23 away.
+save('c2-far', p(A, B, 0x04, 0x2b, 0x800050, 0xd018, 64))
+save('c2-far2', p(A, B, 0x04, 0x2b, 0x250050, 0xd018, 64))
+save('c2-far-ack', p(B, A, 0x11, 0x18, 0x800050, 0xd02b))
+save('c2-150', p(A, B, 0x04, 0x2b, 0x51 + 150, 0xd018, 64))
+save('c2-50', p(A, B, 0x04, 0x2b, 0x51 + 50, 0xd018, 64))
+# A managed entry whose other direction r never sees.
+save('mg3', p(A, B, 0x04, 0x59, 0x300000, 0xd05a, 64))
+save('mg3-far', p(A, B, 0x04, 0x59, 0xb00000, 0xd05a, 64))
 # A MAD of another class (performance management): every policy passes it.
 for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
     save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
@@ -95,8 +126,8 @@ check "topology: a, r, b and m; rp_filter off on r" \
 	eval 'setup_router_topology && setup_attacker && count_roce_input "$a" "$b"'
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "checks on by default" is \
-	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp"]')" \
-	'["on","on","on"]'
+	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp", ."check-psn", ."psn-window"]')" \
+	'["on","on","on","on",1048576]'
 check "unknown-qp drop, cnp on" on "$r" config set unknown-qp drop cnp on
 check "IPv4 handshake a -> b" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
 check "IPv6 handshake a -> b" xchg "$a" c6-req "$b" c6-rep "$a" c6-rtu
@@ -149,6 +180,44 @@ check "check-sport on, check-cnp off" on "$r" config set check-sport on check-cn
 check "... m's CNP in b's name passes" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "5 0"
 check "check-cnp on" on "$r" config set check-cnp on
 check "... m's CNP dropped again" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "0 5"
+
+# The PSN window: c2's REQ and REP start it just below the wrap.
+check "c2 handshake, starting PSNs 0xfffff0 and 0xfffff8" \
+	xchg "$a" c2-req "$b" c2-rep "$a" c2-rtu
+check "a's 32 SENDs across the 24-bit wrap: all reach b" \
+	is "$(sent "$a" c2-wrap 1 b wrong-psn)" "32 0"
+check "b's coalesced ACK of them reaches a" is "$(sent "$b" c2-ack 1 a wrong-psn)" "1 0"
+check "a's retransmission back to 0xfffff8 reaches b" \
+	is "$(sent "$a" c2-retx 1 b wrong-psn)" "4 0"
+check "a's READ of 64 packets, b's 64 responses, a's next SEND 64 on" \
+	is "$(sent "$a" c2-read 1 b wrong-psn) $(sent "$b" c2-rresp 1 a wrong-psn) $(sent "$a" c2-next 1 b wrong-psn)" \
+	"1 0 64 0 1 0"
+check "b's own SEND from its starting PSN reaches a" is "$(sent "$b" c2-b 1 a wrong-psn)" "1 0"
+check "a's link and port, PSN 2^23 away, 50 packets: none reach b" \
+	is "$(sent "$a" c2-far 50 b wrong-psn wrong-iface wrong-sport)" "0 50 0 0"
+check "... PSN 0x250000 away (beyond 2^20), 50: none reach b" \
+	is "$(sent "$a" c2-far2 50 b wrong-psn)" "0 50"
+check "b's link and port, an ACK 2^23 away, 20: none reach a" \
+	is "$(sent "$b" c2-far-ack 20 a wrong-psn)" "0 20"
+check "a's own next SEND still reaches b" is "$(sent "$a" c2-next 1 b wrong-psn)" "1 0"
+check "psn-window 100: 150 ahead dropped, 50 ahead passes" \
+	eval 'on "$r" config set psn-window 100 &&
+	      is "$(sent "$a" c2-150 1 b wrong-psn) $(sent "$a" c2-50 1 b wrong-psn)" "0 1 1 0"'
+check "accept mode: 2^23 away passes, counted" \
+	eval 'mode accept && is "$(sent "$a" c2-far 10 b wrong-psn)" "10 10" && mode drop'
+check "check-psn off: 2^23 away passes" \
+	eval 'on "$r" config set check-psn off && is "$(sent "$a" c2-far 5 b wrong-psn)" "5 0"'
+check "check-psn on, psn-window 8388608: 0x250000 away passes" \
+	eval 'on "$r" config set check-psn on psn-window 8388608 &&
+	      is "$(sent "$a" c2-far2 5 b wrong-psn)" "5 0"'
+check "psn-window 1048576" on "$r" config set psn-window 1048576
+check "a managed entry r sees one direction of: its first packet starts it" \
+	eval 'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x59 sqpn 0x5a &&
+	      is "$(sent "$a" mg3 3 b wrong-psn)" "3 0"'
+check "... 2^23 away: dropped" is "$(sent "$a" mg3-far 5 b wrong-psn)" "0 5"
+sleep 11
+check "... after 11 s of silence it starts a new window" \
+	is "$(sent "$a" mg3-far 1 b wrong-psn) $(sent "$a" mg3 1 b wrong-psn)" "1 0 0 1"
 
 # A managed entry has no MAD: its first packet binds it.
 check "managed a -> b's QP 0x55" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56

@@ -20,7 +20,9 @@
 # QPNs over TCP: exactly those of `rdma res`, with CNPs to A's QP. Under
 # R's strict policy RDMA CM traffic still flows, ibv_rc_pingpong fails
 # (nothing is inferred), and works once `rocect qp add` installs managed
-# entries for its QPs.
+# entries for its QPs. With R dropping 1% of what it forwards (netem),
+# rping, ucmatose and perftest's send, write and read with and without -R
+# complete, and no packet falls outside its PSN window.
 #
 #   rxe_e2e.sh [-k KVER] [-p PORT] [-o DIR] [--demo]
 #
@@ -669,6 +671,64 @@ expiry()
 			grep -qxF -f <(echo "$old")'
 }
 
+# lossy_pair COMM ARGS: B serves perftest COMM with ARGS, A runs it to B
+# to the end.
+lossy_pair()
+{
+	local rc
+
+	if [[ $2 == *-R* ]]; then
+		B "$1 $2 >/tmp/loss.server 2>&1 & wait_listen $1"
+	else
+		B "$1 $2 >/tmp/loss.server 2>&1 & wait_tcp_listen 18515"
+	fi || return 1
+	A "timeout 240 $1 $2 $B4 >/tmp/loss.client 2>&1"
+	rc=$?
+	[ "$rc" -eq 0 ] || A "tail -n 3 /tmp/loss.client" | sed 's/^/    A: /'
+	B "stop $1"
+	return "$rc"
+}
+
+# loss: R drops 1% of the packets it forwards, each way (netem): the
+# requesters retransmit after NAKs and timeouts, and none of their packets
+# falls outside its PSN window. Drop mode for programs that use RDMA CM,
+# then accept mode with learn on for perftest without it.
+loss()
+{
+	local gid p
+
+	gid=$(A "gid_index $A4")
+	say "loss: R drops 1% of what it forwards, each way"
+	if ! R 'for d in eth0 eth1; do
+		tc qdisc replace dev $d root netem loss 1% limit 20000 || exit 1
+	   done' 2>/dev/null; then
+		echo "# loss: no netem on $kver: skipped"
+		return 0
+	fi
+	show R "\$ROCECT config set unknown-qp drop"
+	B "rping -s -a $B4 -C 200 >/dev/null 2>&1 & wait_listen rping"
+	check "loss: rping, 200 pings (drop mode)" \
+		A "timeout 240 rping -c -a $B4 -C 200 >/dev/null"
+	B "stop rping"
+	B "ucmatose -c 2 -C 500 >/dev/null 2>&1 & wait_listen ucmatose"
+	check "loss: ucmatose, 2 connections of 500 messages (drop mode)" \
+		A "timeout 240 ucmatose -s $B4 -c 2 -C 500 >/dev/null"
+	B "stop ucmatose"
+	for p in ib_send_bw ib_write_bw ib_read_bw; do
+		check "loss: $p -R, 300 messages (drop mode)" \
+			lossy_pair "$p" "-R -d rxe0 -n 300"
+	done
+	show R "\$ROCECT config set unknown-qp accept"
+	for p in ib_send_bw ib_write_bw ib_read_bw; do
+		check "loss: $p, 300 messages (accept mode, learn on)" \
+			lossy_pair "$p" "-d rxe0 -x $gid -n 300"
+	done
+	R 'for d in eth0 eth1; do tc qdisc replace dev $d root pfifo limit 20000; done'
+	show R "\$ROCECT stats | grep -E '^(wrong-[a-z]+|unknown-qp-dropped) '"
+	check "loss: R counted no packet outside its PSN window" \
+		is "$(R "\$ROCECT -j stats" | jq '."wrong-psn"')" 0
+}
+
 # links_on_failure: after a scenario that failed a check, every guest's
 # link counters, queues and neighbours: packets lost on the way fail
 # checks far from where they went.
@@ -690,12 +750,12 @@ teardown()
 {
 	check "R: every expectation asked for was set up" \
 		is "$(R "\$ROCECT -j stats" | jq '."expect-failed"')" 0
-	# Real traffic never fails the binding to its sender's interface and
-	# port, nor do the CNPs of R (its own) and of rxe.
+	# Real traffic never fails the binding to its sender's interface,
+	# port and PSN window, nor do the CNPs of R (its own) and of rxe.
 	check "R and B: no packet of real traffic failed a binding check" \
 		is "$(for g in R B; do "$g" "\$ROCECT -j stats" |
-			jq -c '[."wrong-iface", ."wrong-sport", ."cnp-forged"]'; done |
-			xargs)" "[0,0,0] [0,0,0]"
+			jq -c '[."wrong-iface", ."wrong-sport", ."cnp-forged", ."wrong-psn"]'; done |
+			xargs)" "[0,0,0,0] [0,0,0,0]"
 	check "R: module unloads" R "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "no kernel warning on A, R or B" \
@@ -746,6 +806,10 @@ story "Strict policy: only QPs R knows may talk"
 strict
 links_on_failure
 expiry
+story "A lossy network: R drops 1% of the packets; retransmissions stay" \
+	"within each sender's PSN window"
+loss
+links_on_failure
 summary
 teardown
 say "Done on $kver in $((SECONDS - T0)) s: $nsuccess checks passed, $nfail failed"

@@ -423,12 +423,14 @@ def cm_packet(family, src, dst, attr, sport=0xc000, tid=0x0000000100000001,
 
 def cm_exchange(a, b, port=18515, ps=PS_TCP, sport=0xc000,
                 comm_ids=(0x1a2b3c4d, 0x5e6f7a8b), qpns=(0x000011, 0x000012),
-                psns=(0x123456, 0xabcdef), tid=0x0000000100000001,
+                psns=(0, 0), tid=0x0000000100000001,
                 cma_sport=0xb0c1):
     """The packets of an RDMA CM connection setup between @a and @b.
 
     Returns {'req': A->B, 'rep': B->A, 'rtu': A->B}, consistent with each
-    other: @comm_ids, @qpns and @psns are (A's, B's).
+    other: @comm_ids, @qpns and @psns are (A's, B's). The starting PSNs are
+    0 by default, as NCCL and UCX start: data packets crafted at small PSNs
+    then fall within the PSN window the REQ and REP start.
     """
     family = family_of(a)
     service_id = rdma_cm_service_id(port, ps)
@@ -576,7 +578,7 @@ def main(argv=None):
                    help="A's,B's communication IDs")
     x.add_argument('--qpns', type=_pair, default=(0x11, 0x12),
                    help="A's,B's QPNs")
-    x.add_argument('--psns', type=_pair, default=(0x123456, 0xabcdef),
+    x.add_argument('--psns', type=_pair, default=(0, 0),
                    help="A's,B's starting PSNs")
     x.add_argument('--interval', type=float, default=0.0,
                    help='seconds between packets')

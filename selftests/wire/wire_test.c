@@ -1104,6 +1104,7 @@ int main(void)
 	test_gsi_other_and_names();
 	test_cm_fsm();
 	test_pair_infer();
+	test_psn_window();
 	printf("1..%d\n", ntest);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

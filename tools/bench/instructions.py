@@ -17,7 +17,8 @@ import sys
 import tempfile
 
 OPS = ['baseline', 'data-parse', 'cm-parse', 'cm-step', 'cm-icrc', 'crc-64',
-       'icrc-64', 'icrc-1k', 'cnp-v4', 'cnp-v6', 'learn-request']
+       'icrc-64', 'icrc-1k', 'cnp-v4', 'cnp-v6', 'learn-request',
+       'psn-window']
 
 
 def count(binary, op, calls, tmp):

@@ -222,6 +222,7 @@ INSTRUCTIONS = [
     ('cnp-v4', 'build an IPv4 CNP incl. ICRC', 140, 140),
     ('cnp-v6', 'build an IPv6 CNP incl. ICRC', None, None),
     ('learn-request', 'learn on: a request, 8 QPs busy', None, None),
+    ('psn-window', 'check-psn: the PSN window of a packet', None, 15),
 ]
 
 

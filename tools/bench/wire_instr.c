@@ -9,7 +9,7 @@
  *
  *   wire_instr OP N      OP: baseline data-parse cm-parse cm-step cm-icrc
  *                            crc-64 icrc-64 icrc-1k cnp-v4 cnp-v6
- *                            learn-request
+ *                            learn-request psn-window
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 #include "wire.h"
 #include "cm_fsm.h"
 #include "pair_infer.h"
+#include "psn_window.h"
 
 void crc32_slice8_init(void);
 
@@ -192,6 +193,21 @@ static NOINLINE void op_learn_request(unsigned int i)
 	roce_pair_request(&pair_hosts, 0x10000 + (i & 1023), i, i);
 }
 
+/*
+ * check-psn's part of a data packet's decision: its space by opcode, the
+ * window test and the word moved on, for in-order requests (each moves it).
+ */
+static u32 psn_words[ROCE_PSN_SPACES];
+
+static NOINLINE void op_psn_window(unsigned int i)
+{
+	u32 *word = &psn_words[roce_psn_space_of(pkt.bth.opcode)];
+	u32 next = roce_psn_next(*word, i & ROCE_QPN_MASK, 1 << 20);
+
+	if (next != *word)
+		*word = next;
+}
+
 static NOINLINE void op_cnp_v6(unsigned int i)
 {
 	sink += roce_cnp_build(cnp_buf, sizeof(cnp_buf), &cnp6, &cnp_crc);
@@ -212,6 +228,7 @@ static const struct {
 	{ "cnp-v4", op_cnp_v4 },
 	{ "cnp-v6", op_cnp_v6 },
 	{ "learn-request", op_learn_request },
+	{ "psn-window", op_psn_window },
 };
 
 /* What is counted must also be right: the CRC, the classes, the CNP. */
@@ -247,6 +264,7 @@ int main(int argc, char **argv)
 	build_packets();
 	if (self_check())
 		return 1;
+	roce_parse(data_pkt[0], data_len[0], data_len[0], &pkt);
 	for (k = 0; argc > 2 && k < ARRAY_SIZE(ops); k++) {
 		if (strcmp(argv[1], ops[k].name))
 			continue;

@@ -101,6 +101,7 @@ static const struct {
 	{ ROCECT_A_STATS_WRONG_SPORT, "wrong-sport" },
 	{ ROCECT_A_STATS_CNP_FORGED, "cnp-forged" },
 	{ ROCECT_A_STATS_QP_SOURCE_FULL, "qp-source-full" },
+	{ ROCECT_A_STATS_WRONG_PSN, "wrong-psn" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -194,6 +194,7 @@ enum {
 	ROCECT_A_STATS_WRONG_SPORT,	/* u64, data from another UDP port */
 	ROCECT_A_STATS_CNP_FORGED,	/* u64, CNPs not from the peer's way */
 	ROCECT_A_STATS_QP_SOURCE_FULL,	/* u64, not inferred: source at its share */
+	ROCECT_A_STATS_WRONG_PSN,	/* u64, data outside its PSN window */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -222,6 +223,8 @@ enum {
 	ROCECT_A_CONFIG_CHECK_IFACE,	/* u8, 1: a QP's data from one interface */
 	ROCECT_A_CONFIG_CHECK_SPORT,	/* u8, 1: ... from one UDP source port */
 	ROCECT_A_CONFIG_CHECK_CNP,	/* u8, 1: CNPs from the peer's interface */
+	ROCECT_A_CONFIG_CHECK_PSN,	/* u8, 1: RC and UC PSNs in the window */
+	ROCECT_A_CONFIG_PSN_WINDOW,	/* u32, 1..8388608: PSNs either way */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)

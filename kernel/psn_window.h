@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The PSN window of one direction of an RC or UC QP pair, as a router sees
+ * it. Pure: no kernel-only API, shared with the userspace unit tests.
+ *
+ * A direction carries two PSN spaces: its sender's requests, which the
+ * sender numbers, and its sender's responses (ACK, NAK, READ responses,
+ * ATOMIC ACK), which name PSNs of the peer's requests. Each space is kept
+ * from its own packets: one word, the PSN after the newest packet seen. A
+ * PSN up to the window behind it passes (retransmission back to the
+ * oldest unacknowledged PSN after a NAK or a timeout, duplicates, READ
+ * responses repeated for a repeated READ), and so does one up to the
+ * window ahead (packets lost before the router; a READ of n packets moves
+ * the next request n on; a coalesced ACK skips the PSNs it acknowledges).
+ * A live sender stays within the PSNs it has outstanding, which the
+ * window is sized for; a blind injector must guess a PSN within it.
+ *
+ * Neither space needs a packet of the other direction, so a window holds
+ * where routing is asymmetric; it starts at the starting PSN of the CM
+ * REQ or REP, or at the first packet. PSNs are 24-bit serial numbers:
+ * they wrap.
+ */
+#ifndef _ROCECT_PSN_WINDOW_H
+#define _ROCECT_PSN_WINDOW_H
+
+#include "pair_infer.h"
+
+/**
+ * enum roce_psn_space - the PSN spaces of one direction
+ * @ROCE_PSN_REQUESTS: its sender's requests
+ * @ROCE_PSN_RESPONSES: its sender's responses to the peer's requests
+ * @ROCE_PSN_SPACES: number of spaces
+ */
+enum roce_psn_space {
+	ROCE_PSN_REQUESTS,
+	ROCE_PSN_RESPONSES,
+	ROCE_PSN_SPACES,
+};
+
+enum roce_psn_window_const {
+	/* In a space's word: it has a position (bits 0-23). */
+	ROCE_PSN_KNOWN		= 1u << 31,
+	/* Half the PSN space either way: every PSN passes. */
+	ROCE_PSN_WINDOW_MAX	= 1 << 23,
+};
+
+/* @a - @b as a signed 24-bit serial-number difference. */
+static inline int roce_psn_diff(u32 a, u32 b)
+{
+	return (int)((a - b) << 8) >> 8;
+}
+
+/**
+ * roce_psn_space_of() - the space a packet's PSN belongs to
+ * @opcode: its BTH opcode (RC or UC)
+ *
+ * Return: %ROCE_PSN_RESPONSES for a responder's packet, else
+ * %ROCE_PSN_REQUESTS.
+ */
+static inline enum roce_psn_space roce_psn_space_of(u8 opcode)
+{
+	return roce_pair_is_response(opcode) ? ROCE_PSN_RESPONSES :
+					       ROCE_PSN_REQUESTS;
+}
+
+/**
+ * roce_psn_start() - a space's word at a starting PSN
+ * @psn: the first PSN its packets will carry
+ *
+ * Return: the word.
+ */
+static inline u32 roce_psn_start(u32 psn)
+{
+	return ROCE_PSN_KNOWN | (psn & ROCE_QPN_MASK);
+}
+
+/**
+ * roce_psn_next() - does @psn fall within @window of its space?
+ * @word: the space's word: %ROCE_PSN_KNOWN | the PSN after the newest
+ *	packet seen, or 0 before the first
+ * @psn: the packet's PSN
+ * @window: PSNs either way, 1 to %ROCE_PSN_WINDOW_MAX
+ *
+ * Inline: called for every RC and UC data packet of a known QP.
+ *
+ * Return: the space's word with the packet seen (a first packet starts
+ * it; a newer one moves it on), or 0 if @psn lies outside the window.
+ */
+static inline u32 roce_psn_next(u32 word, u32 psn, u32 window)
+{
+	int d = roce_psn_diff(psn, word);
+
+	if (!(word & ROCE_PSN_KNOWN) || d >= 0) {
+		/* -window <= d < window, in one unsigned comparison */
+		if ((word & ROCE_PSN_KNOWN) && (u32)d >= window)
+			return 0;
+		return roce_psn_start(psn + 1);
+	}
+	return (u32)-d <= window ? word : 0;
+}
+
+#endif /* _ROCECT_PSN_WINDOW_H */
