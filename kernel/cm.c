@@ -177,11 +177,16 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 	conn->comm_id[1] = cm->local_comm_id;
 	conn->psn[1] = cm->starting_psn;
 	conn->qp[1].sqpn = cm->qpn;
-	/* Each side's requests, and the other's responses to them. */
-	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[0]);
-	conn->qp[1].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[0]);
-	conn->qp[1].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]);
-	conn->qp[0].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[1]);
+	/*
+	 * Each side's requests, and the other's responses to them. A
+	 * message's starting PSN is where its receiver sends from (Linux's CM
+	 * sets the REQ's as the passive side's sq_psn and the REP's as the
+	 * active side's; seen on the wire with rxe).
+	 */
+	conn->qp[1].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[0]);
+	conn->qp[0].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[0]);
+	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]);
+	conn->qp[1].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[1]);
 	link_qp(net, conn, 0);
 	link_qp(net, conn, 1);
 }

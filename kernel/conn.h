@@ -34,7 +34,8 @@ struct rocect_conn_key {
  * struct rocect_conn - a CM connection and its two QP directions
  * @node: in the namespace's connection table
  * @comm_id: communication IDs, [0] active side's, [1] passive side's
- * @psn: starting PSNs, [0] of the active side's packets, [1] passive's
+ * @psn: starting PSNs, [0] the REQ's (where the passive side's requests
+ *	start), [1] the REP's (where the active side's start)
  * @service_id: from REQ or SIDR_REQ
  * @qkey: SIDR_REP Q_Key
  * @reason: REJ reason or SIDR_REP status

@@ -166,7 +166,7 @@ static int fill_qp_conn(struct sk_buff *skb, const struct rocect_qp *qp,
 	    nla_put_u32(skb, ROCECT_A_QP_DCOMM_ID, conn->comm_id[d]) ||
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_SERVICE_ID, conn->service_id,
 			      ROCECT_A_QP_PAD) ||
-	    nla_put_u32(skb, ROCECT_A_QP_SPSN, conn->psn[s]))
+	    nla_put_u32(skb, ROCECT_A_QP_SPSN, conn->psn[d]))
 		return -EMSGSIZE;
 	if (conn->sidr && nla_put_u32(skb, ROCECT_A_QP_QKEY, conn->qkey))
 		return -EMSGSIZE;

@@ -41,10 +41,10 @@ def conn(name, a, b, cid, qps, psns=(0x111111, 0x222222)):
     save(name + '-drep', cm(b, a, 'drep', local_comm_id=cid[1],
                            remote_comm_id=cid[0]))
     # Data on a flow of its own (a NIC picks another UDP source port), at
-    # each side's starting PSN.
-    save(name + '-data', roce_pkt.data_packet(fam, a, b, 0x04, qps[1], psns[0],
+    # each side's starting PSN: a's is the REP's, b's the REQ's.
+    save(name + '-data', roce_pkt.data_packet(fam, a, b, 0x04, qps[1], psns[1],
                          payload_len=256, ip_args={'sport': 0xd000 + qps[0]}))
-    save(name + '-rdata', roce_pkt.data_packet(fam, b, a, 0x04, qps[0], psns[1],
+    save(name + '-rdata', roce_pkt.data_packet(fam, b, a, 0x04, qps[0], psns[0],
                           payload_len=256, ip_args={'sport': 0xd000 + qps[1]}))
     save(name + '-stray', roce_pkt.data_packet(fam, a, b, 0x04, 0x999, 1,
                           payload_len=64, ip_args={'sport': 0xd000 + qps[0]}))
@@ -60,7 +60,7 @@ conn('c8', A6, B6, (0x1008, 0x2008), (0x1c, 0x2f))
 conn('c9', A, B, (0x1009, 0x2009), (0x1d, 0x31))
 conn('c10', A, B, (0x100c, 0x200c), (0x20, 0x33))
 for n in (2, 3):
-    save('c1-rdata%d' % n, roce_pkt.data_packet(4, B, A, 0x04, 0x17, 0x222222 + n,
+    save('c1-rdata%d' % n, roce_pkt.data_packet(4, B, A, 0x04, 0x17, 0x111111 + n,
          payload_len=64, ip_args={'sport': 0xd100 + n}))
 req = bytearray(bytes(roce_pkt.cm_exchange(A, B, comm_ids=(0x100a, 0x200a),
                 qpns=(0x1e, 0x32))['req']))

@@ -58,9 +58,9 @@ def pkt(s, d, op, dqpn, psn, sport, n=0):
     return dp(roce_pkt.family_of(s), s, d, op, dqpn, psn, payload_len=n,
               ip_args={'sport': sport})
 ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x1001, 0x2001),
-                          qpns=($AQP, $BQP), psns=(0x100000, 0x200000))
+                          qpns=($AQP, $BQP), psns=(0x200000, 0x100000))
 ex6 = roce_pkt.cm_exchange(A6, B6, comm_ids=(0x1002, 0x2002),
-                           qpns=($AQP6, $BQP6), psns=(0x300000, 0x400000))
+                           qpns=($AQP6, $BQP6), psns=(0x400000, 0x300000))
 for k in ('req', 'rep', 'rtu'):
     save(k, ex[k], ex6[k])
 # Round n: a SEND of a's QP to b's, b's ACK back, over IPv4 and IPv6.

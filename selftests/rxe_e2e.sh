@@ -695,7 +695,7 @@ lossy_pair()
 # then accept mode with learn on for perftest without it.
 loss()
 {
-	local gid p
+	local gid p dropped
 
 	gid=$(A "gid_index $A4")
 	say "loss: R drops 1% of what it forwards, each way"
@@ -723,6 +723,9 @@ loss()
 		check "loss: $p, 300 messages (accept mode, learn on)" \
 			lossy_pair "$p" "-d rxe0 -x $gid -n 300"
 	done
+	dropped=$(R 'for d in eth0 eth1; do tc -s qdisc show dev $d; done' |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+	check "loss: R's netem dropped packets ($dropped)" test "${dropped:-0}" -gt 0
 	R 'for d in eth0 eth1; do tc qdisc replace dev $d root pfifo limit 20000; done'
 	show R "\$ROCECT stats | grep -E '^(wrong-[a-z]+|unknown-qp-dropped) '"
 	check "loss: R counted no packet outside its PSN window" \

@@ -428,9 +428,11 @@ def cm_exchange(a, b, port=18515, ps=PS_TCP, sport=0xc000,
     """The packets of an RDMA CM connection setup between @a and @b.
 
     Returns {'req': A->B, 'rep': B->A, 'rtu': A->B}, consistent with each
-    other: @comm_ids, @qpns and @psns are (A's, B's). The starting PSNs are
-    0 by default, as NCCL and UCX start: data packets crafted at small PSNs
-    then fall within the PSN window the REQ and REP start.
+    other: @comm_ids and @qpns are (A's, B's), @psns the REQ's and the
+    REP's starting PSNs: as Linux's CM sets the QPs up, B's requests start
+    at the REQ's and A's at the REP's. They are 0 by default, as NCCL and
+    UCX start: data packets crafted at small PSNs then fall within the PSN
+    window they start.
     """
     family = family_of(a)
     service_id = rdma_cm_service_id(port, ps)
@@ -579,7 +581,7 @@ def main(argv=None):
     x.add_argument('--qpns', type=_pair, default=(0x11, 0x12),
                    help="A's,B's QPNs")
     x.add_argument('--psns', type=_pair, default=(0, 0),
-                   help="A's,B's starting PSNs")
+                   help="the REQ's,REP's starting PSNs (B's,A's first PSN)")
     x.add_argument('--interval', type=float, default=0.0,
                    help='seconds between packets')
     x.add_argument('--via-stack', action='store_true',

@@ -242,8 +242,8 @@ enum {
 	ROCECT_A_CONN_PCOMM_ID,		/* u32, 0 before REP */
 	ROCECT_A_CONN_AQPN,		/* u32 */
 	ROCECT_A_CONN_PQPN,		/* u32, before REP absent */
-	ROCECT_A_CONN_APSN,		/* u32, starting PSN */
-	ROCECT_A_CONN_PPSN,		/* u32 */
+	ROCECT_A_CONN_APSN,		/* u32, the REQ's starting PSN */
+	ROCECT_A_CONN_PPSN,		/* u32, the REP's */
 	ROCECT_A_CONN_SERVICE_ID,	/* u64 */
 	ROCECT_A_CONN_STATE,		/* u8, enum rocect_state */
 	ROCECT_A_CONN_SIDR,		/* u8, 1: UD service resolution */
