@@ -7,12 +7,6 @@
  */
 #include "pair_infer.h"
 
-/* @a - @b as a signed 24-bit serial-number difference. */
-static int psn_diff(u32 a, u32 b)
-{
-	return (int)((a - b) << 8) >> 8;
-}
-
 static bool is_read_response(u8 opcode)
 {
 	u8 op = opcode & 0x1f;
@@ -43,7 +37,7 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
 	for (s = h->slot; s < end; s++) {
 		if (s->dqpn != dqpn || !(h->used & (1u << (s - h->slot))))
 			continue;
-		d = psn_diff(s->psn, psn);
+		d = roce_psn_diff(s->psn, psn);
 		/* A jump (a reused QP) starts the range afresh. */
 		if (d > ROCE_PAIR_BEHIND || d < -ROCE_PAIR_BEHIND)
 			s->first_psn = psn;
@@ -85,9 +79,9 @@ void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now)
  */
 static bool agrees(const struct roce_pair_slot *s, u8 opcode, u32 psn)
 {
-	int d = psn_diff(s->psn, psn);
+	int d = roce_psn_diff(s->psn, psn);
 
-	if (psn_diff(psn, s->first_psn) < 0)
+	if (roce_psn_diff(psn, s->first_psn) < 0)
 		return false;
 	if (d >= 0)
 		return d <= ROCE_PAIR_BEHIND;
@@ -133,7 +127,7 @@ enum roce_pair_result roce_pair_response(struct roce_pair_hosts *h, u8 opcode,
 		 * Only a newer PSN is new evidence: not a repeated response
 		 * (a retransmission), a late one, or a forger's replay.
 		 */
-		if (psn_diff(psn, match->last_psn) <= 0)
+		if (roce_psn_diff(psn, match->last_psn) <= 0)
 			return ROCE_PAIR_EVIDENCE_ADDED;
 		match->evidence++;
 	} else {

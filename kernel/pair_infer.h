@@ -89,6 +89,12 @@ enum roce_pair_result {
 	ROCE_PAIR_FOUND,
 };
 
+/* @a - @b as a signed 24-bit serial-number difference: PSNs wrap. */
+static inline int roce_psn_diff(u32 a, u32 b)
+{
+	return (int)((a - b) << 8) >> 8;
+}
+
 /**
  * roce_pair_is_response() - is this a responder's packet (RC or XRC)?
  * @opcode: BTH opcode

@@ -44,12 +44,6 @@ enum roce_psn_window_const {
 	ROCE_PSN_WINDOW_MAX	= 1 << 23,
 };
 
-/* @a - @b as a signed 24-bit serial-number difference. */
-static inline int roce_psn_diff(u32 a, u32 b)
-{
-	return (int)((a - b) << 8) >> 8;
-}
-
 /**
  * roce_psn_space_of() - the space a packet's PSN belongs to
  * @opcode: its BTH opcode (RC or UC)
@@ -91,11 +85,12 @@ static inline u32 roce_psn_next(u32 word, u32 psn, u32 window)
 	int d = roce_psn_diff(psn, word);
 
 	if (!(word & ROCE_PSN_KNOWN) || d >= 0) {
-		/* -window <= d < window, in one unsigned comparison */
+		/* Ahead: less than the window. */
 		if ((word & ROCE_PSN_KNOWN) && (u32)d >= window)
 			return 0;
 		return roce_psn_start(psn + 1);
 	}
+	/* Behind: at most the window; the word stays. */
 	return (u32)-d <= window ? word : 0;
 }
 
