@@ -171,6 +171,7 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 		conn->qp[1].sport = ROCECT_SPORT_UD;
 		/* UD: the client's QP shows in its first packet's DETH. */
 		conn->qkey = cm->qkey;
+		conn->qp[0].qkey = ROCECT_QKEY_KNOWN | cm->qkey;
 		link_qp(net, conn, 0);
 		return;
 	}

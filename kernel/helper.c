@@ -155,6 +155,7 @@ static bool psn_in_window(const struct rocect_config *c, struct rocect_qp *qp,
 	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(*word), next;
 
 	BUILD_BUG_ON(ARRAY_SIZE(qp->psn) != ROCE_PSN_SPACES);
+	BUILD_BUG_ON((u32)ROCECT_PSN_WINDOW_MAX != (u32)ROCE_PSN_WINDOW_MAX);
 	next = roce_psn_next(old, psn, rocect_cfg(c, psn_window));
 	if (unlikely(!next)) {
 		if (qp->origin == ROCECT_ORIGIN_LEARNED ||
@@ -168,8 +169,34 @@ static bool psn_in_window(const struct rocect_config *c, struct rocect_qp *qp,
 }
 
 /*
- * Did the sender send this data packet: check_sender(), and for RC and UC
- * a PSN within the window?
+ * Does a UD packet carry its QP's Q_Key? The receiving QP drops packets
+ * with another, so all of a live peer's carry the one the SIDR_REP named,
+ * or the first packet's. check_sender() has pinned the entry to UD: its
+ * words hold no PSNs. Unlearned entries start over after a silence, as
+ * the PSN window does (a QP made again with another Q_Key).
+ */
+static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
+{
+	u64 want = ROCECT_QKEY_KNOWN | pkt->deth_qkey;
+	u64 bound = READ_ONCE(qp->qkey);
+
+	if (likely(bound == want))
+		return true;
+	if (!bound) {
+		bound = cmpxchg(&qp->qkey, 0, want);
+		if (!bound || bound == want)
+			return true;
+	}
+	if (qp->origin == ROCECT_ORIGIN_LEARNED ||
+	    (u32)jiffies - READ_ONCE(qp->last_seen) <= PSN_RESYNC_IDLE)
+		return false;
+	WRITE_ONCE(qp->qkey, want);
+	return true;
+}
+
+/*
+ * Did the sender send this data packet: check_sender(), and a PSN within
+ * the window for RC and UC, the QP's Q_Key for UD?
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
@@ -181,9 +208,14 @@ static enum rocect_counter check_data(struct net *net,
 {
 	enum rocect_counter wrong = check_sender(net, c, skb, qp, pkt);
 
-	if (wrong != ROCECT_CTR_MAX || !rocect_cfg(c, check_psn) ||
-	    (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_UC))
+	if (wrong != ROCECT_CTR_MAX)
 		return wrong;
+	if (pkt->has_deth)
+		return !rocect_cfg(c, check_qkey) || qkey_matches(qp, pkt) ?
+		       ROCECT_CTR_MAX : ROCECT_CTR_WRONG_QKEY;
+	if (!rocect_cfg(c, check_psn) ||
+	    (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_UC))
+		return ROCECT_CTR_MAX;
 	return psn_in_window(c, qp, pkt) ? ROCECT_CTR_MAX :
 					   ROCECT_CTR_WRONG_PSN;
 }
@@ -207,6 +239,8 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 				 "QP data from another UDP port" :
 				 ctr == ROCECT_CTR_WRONG_PSN ?
 				 "QP data outside its PSN window" :
+				 ctr == ROCECT_CTR_WRONG_QKEY ?
+				 "UD data with another Q_Key" :
 				 "CNP not from its peer's interface");
 	return NF_DROP;
 }

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
+#include <linux/netdevice.h>
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
 
@@ -25,6 +26,11 @@ static struct netlink_range_validation qpn_range = {
 	.max = ROCECT_QPN_MAX,
 };
 
+static struct netlink_range_validation ifindex_range = {
+	.min = 1,
+	.max = INT_MAX,
+};
+
 /* Not const: 6.1 takes range validations by non-const pointer. */
 static const struct nla_policy qp_policy[ROCECT_A_QP_MAX + 1] = {
 	[ROCECT_A_QP_ZONE]	= { .type = NLA_U16 },
@@ -36,6 +42,7 @@ static const struct nla_policy qp_policy[ROCECT_A_QP_MAX + 1] = {
 	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &qpn_range),
 	[ROCECT_A_QP_ORIGIN]	= NLA_POLICY_MAX(NLA_U8, ROCECT_ORIGIN_MAX),
 	[ROCECT_A_QP_STATE]	= NLA_POLICY_MAX(NLA_U8, ROCECT_STATE_MAX),
+	[ROCECT_A_QP_IIF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ifindex_range),
 };
 
 #define ROCECT_NLA_u8	NLA_U8
@@ -184,6 +191,11 @@ static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
 		return -EMSGSIZE;
 	if (sport & ROCECT_SPORT_RC &&
 	    nla_put_u16(skb, ROCECT_A_QP_SPORT, (u16)sport))
+		return -EMSGSIZE;
+	/* A SIDR connection's entries show its service's (fill_qp_conn()). */
+	if (sport & ROCECT_SPORT_UD && READ_ONCE(qp->qkey) & ROCECT_QKEY_KNOWN &&
+	    !rocect_qp_conn(qp) &&
+	    nla_put_u32(skb, ROCECT_A_QP_QKEY, (u32)READ_ONCE(qp->qkey)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -483,10 +495,34 @@ static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			 conn_dump_one, NULL);
 }
 
+/*
+ * Into *@iif the interface a new entry's sender is behind, if the request
+ * names one (else %ROCECT_IIF_UNBOUND): it must exist in the namespace,
+ * though it may go away later, as a bound interface may.
+ */
+static int new_qp_iif(struct genl_info *info, int *iif)
+{
+	struct nlattr *a = info->attrs[ROCECT_A_QP_IIF];
+	bool exists;
+
+	*iif = ROCECT_IIF_UNBOUND;
+	if (!a)
+		return 0;
+	rcu_read_lock();
+	exists = dev_get_by_index_rcu(genl_info_net(info), nla_get_u32(a));
+	rcu_read_unlock();
+	if (!exists) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "no such interface");
+		return -ENODEV;
+	}
+	*iif = nla_get_u32(a);
+	return 0;
+}
+
 static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_qp_filter f;
-	int err;
+	int err, iif;
 
 	err = parse_key(info, &f);
 	if (err)
@@ -498,7 +534,10 @@ static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 			       "origin and state of a new entry are set by the kernel");
 		return -EINVAL;
 	}
-	return rocect_qp_add_managed(genl_info_net(info), &f.key, f.sqpn,
+	err = new_qp_iif(info, &iif);
+	if (err)
+		return err;
+	return rocect_qp_add_managed(genl_info_net(info), &f.key, f.sqpn, iif,
 				     info->extack);
 }
 

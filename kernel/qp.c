@@ -362,6 +362,8 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
  * @net: the namespace
  * @key: its key (zone, family, addresses, destination QP)
  * @sqpn: the source QP
+ * @iif: where its sender's packets come in, if the operator knows
+ *	(ifindex); else %ROCECT_IIF_UNBOUND: its first packet binds it
  * @extack: for the reason of a failure
  *
  * An inferred or recovered entry of the same key makes way: this is how an
@@ -371,7 +373,7 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
 int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
-			  u32 sqpn, struct netlink_ext_ack *extack)
+			  u32 sqpn, int iif, struct netlink_ext_ack *extack)
 {
 	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
@@ -386,6 +388,7 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 			     ROCECT_STATE_ESTABLISHED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
+	m->qp.iif = iif;
 
 	rocect_net_lock(rn, &ev);
 	old = rocect_qp_lookup(rn, key);

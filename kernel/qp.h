@@ -20,6 +20,8 @@ struct rocect_conn;
 #define ROCECT_SPORT_RC		BIT(16)
 /* &rocect_qp.sport: UD (packets with a DETH), from any port */
 #define ROCECT_SPORT_UD		BIT(17)
+/* &rocect_qp.qkey: a UD entry's Q_Key is known, in the low 32 bits */
+#define ROCECT_QKEY_KNOWN	BIT_ULL(32)
 
 /**
  * struct rocect_qp_key - what a RoCE data packet identifies its QP by
@@ -65,6 +67,9 @@ struct rocect_qp_key {
  * @psn: RC and UC: where the PSNs of the sender's requests and of its
  *	responses stand (psn_window.h), by &enum roce_psn_space; from the
  *	CM's starting PSNs or the first packets
+ * @qkey: UD: %ROCECT_QKEY_KNOWN and the Q_Key the receiving QP takes (it
+ *	drops others): from the SIDR_REP for a service's QP, else from the
+ *	first packet; 0 until known
  * @packets: packets seen
  * @bytes: their IP length
  * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
@@ -88,7 +93,10 @@ struct rocect_qp {
 	u8 linked;
 	u32 sport;
 	int iif;
-	u32 psn[2];
+	union {
+		u32 psn[2];
+		u64 qkey;
+	};
 	atomic64_t packets;
 	atomic64_t bytes;
 	u32 last_seen;
@@ -156,7 +164,7 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 void rocect_qp_unlink(struct net *net, struct rocect_qp *qp);
 void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
 int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
-			  u32 sqpn, struct netlink_ext_ack *extack);
+			  u32 sqpn, int iif, struct netlink_ext_ack *extack);
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
 bool rocect_qp_source_room(struct rocect_net *rn,
 			   const struct rocect_qp_key *key, unsigned int n);

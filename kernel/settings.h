@@ -55,3 +55,5 @@ ROCECT_SETTING(check_cnp, CHECK_CNP, u8, 0, 1, 1)
 ROCECT_SETTING(check_psn, CHECK_PSN, u8, 0, 1, 1)
 ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX,
 	       1 << 20)
+/* A UD QP takes one Q_Key: its peer's packets all carry it. */
+ROCECT_SETTING(check_qkey, CHECK_QKEY, u8, 0, 1, 1)

@@ -18,10 +18,12 @@
 # packet that passes rp-check, and its unbound reverse entry takes only
 # CNPs rp-check believes; where routing moves a's address behind M's link,
 # routing vouches for M (rp-check on); M's UD packet cannot bind a SIDR
-# reply, nor can one with another Q_Key. RC data and responses pass within
+# reply, nor can one with another Q_Key, and UD data must carry its QP's
+# Q_Key (the SIDR_REP's, or the first packet's). RC data and responses pass within
 # the PSN window (across the 24-bit wrap, retransmitted, a READ's
 # responses, one direction only) and not outside it; a sender silent for
-# 10 s starts a new window. Accept mode counts and passes.
+# 10 s starts a new window. A managed entry added with dev is bound to
+# it before its first packet. Accept mode counts and passes.
 # Each check-* setting turned off lets its packets through.
 
 source "$(dirname "$0")/lib.sh"
@@ -49,6 +51,7 @@ data('ba', B, A, 0x17, 0xd02a)
 data('ab6', A6, B6, 0x2f, 0xd01c)
 data('mg', A, B, 0x55, 0xd056)
 data('mg2', A, B, 0x57, 0xd058)
+data('mg-dev', A, B, 0x72, 0xd073)
 save('ud-rc', roce_pkt.data_packet(4, A, B, 0x64, 0x2a, 1, payload_len=64,
      deth_sqpn=0x99, ip_args={'sport': 0xd017, 'tos': 3}))
 save('cnp-mg', roce_pkt.cnp_packet(4, B, A, 0x56, ip_args={'sport': 0xcafe}))
@@ -60,6 +63,13 @@ save('s1-rep', roce_pkt.cm_packet(4, B, A, 'sidr_rep', local_comm_id=0x77, qpn=0
 for name, qkey in (('ud', 0x1234), ('ud-qkey', 0x9999)):
     save(name, roce_pkt.data_packet(4, A, B, 0x64, 0x5a, 1, payload_len=64,
          deth_qkey=qkey, deth_sqpn=0x66, ip_args={'sport': 0xe000}))
+# b's replies to a's client QP 0x66 (Q_Key of a's QP, then another); UD
+# to a managed entry (QP 0x70), first with 0x4321, then 0x9999.
+for name, src, dst, dqpn, sqpn, qkey in (
+        ('ud-ba', B, A, 0x66, 0x5a, 0x4321), ('ud-ba-qkey', B, A, 0x66, 0x5a, 0x9999),
+        ('ud-mg', A, B, 0x70, 0x71, 0x4321), ('ud-mg-qkey', A, B, 0x70, 0x71, 0x9999)):
+    save(name, roce_pkt.data_packet(4, src, dst, 0x64, dqpn, 1, payload_len=64,
+         deth_qkey=qkey, deth_sqpn=sqpn, ip_args={'sport': 0xe001}))
 # c2: starting PSNs just below the 24-bit wrap: b's requests from the
 # REQ's, 0xfffff8, a's from the REP's, 0xfffff0.
 ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x1002, 0x2002), qpns=(0x18, 0x2b),
@@ -132,8 +142,8 @@ check "topology: a, r, b and m; rp_filter off on r" \
 	eval 'setup_router_topology && setup_attacker && count_roce_input "$a" "$b"'
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "checks on by default" is \
-	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp", ."check-psn", ."psn-window"]')" \
-	'["on","on","on","on",1048576]'
+	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp", ."check-psn", ."psn-window", ."check-qkey"]')" \
+	'["on","on","on","on",1048576,"on"]'
 # Learned entries must outlive a slow guest's run.
 check "unknown-qp drop, cnp on" on "$r" config set unknown-qp drop cnp on idle-timeout 3600
 check "IPv4 handshake a -> b" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
@@ -264,6 +274,35 @@ check "a's UD packet with Q_Key 0x9999: links no reply entry" \
 check "a's UD packet with the Q_Key: the reply entry" \
 	eval 'send "$a" ud && busywait 5000 test -n "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)"'
 check "... from b's QP 0x5a, bound to veth1" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn iif)" "90 $if1"
+# UD data carries the Q_Key its QP takes: the SIDR_REP's to b's service,
+# the first reply's to a's client QP, the first packet's to a managed one.
+check "a's UD packets with the service's Q_Key pass" is "$(sent "$a" ud 5 b wrong-qkey)" "5 0"
+check "a's UD packets with Q_Key 0x9999: dropped" is "$(sent "$a" ud-qkey 5 b wrong-qkey)" "0 5"
+check "b's first replies pin their Q_Key" is "$(sent "$b" ud-ba 3 a wrong-qkey)" "3 0"
+check "b's replies with another Q_Key: dropped" is "$(sent "$b" ud-ba-qkey 3 a wrong-qkey)" "0 3"
+check "managed UD entry 0x70 added" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71
+check "... its first UD packet passes and pins Q_Key 0x4321" eval \
+	'is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0" &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x70 qkey)" "17185"'
+check "... another Q_Key: dropped" is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "0 4"
+check "... accept mode: passes, counted" eval \
+	'mode accept && is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 4" && mode drop'
+check "check-qkey off: passes" eval \
+	'on "$r" config set check-qkey off &&
+	 is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 0" &&
+	 on "$r" config set check-qkey on'
+
+# qp add ... dev: bound from the start, where routing cannot tell.
+check "qp add ... dev veth0: the managed entry is bound to it" eval \
+	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x72 sqpn 0x73 dev veth0 &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x72 iif)" "$if0"'
+check "... rp-check off: m's first packets in a's name dropped" eval \
+	'on "$r" config set rp-check off && is "$(sent "$m" mg-dev 3 b wrong-iface)" "0 3"'
+check "... a's pass" is "$(sent "$a" mg-dev 3 b wrong-iface)" "3 0"
+check "... rp-check on" on "$r" config set rp-check on
+check "qp add ... dev with no such interface: refused, nothing added" eval \
+	'! on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x74 sqpn 0x75 dev nosuch0 2>/dev/null &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x74 sqpn)" ""'
 
 check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE

@@ -107,7 +107,7 @@ wait_tcp_listen()
 }
 
 # links: what a test that lost packets needs to know (counters, queues,
-# neighbours), one block per interface.
+# neighbours, one block per interface; blocked tasks and the kernel log).
 links()
 {
 	local dev
@@ -120,6 +120,11 @@ links()
 	ip neigh show
 	grep virtio /proc/interrupts
 	nstat -az | grep -Ei 'drop|discard|overflow|prune' | grep -v ' 0 '
+	# A stalled queue shows as blocked tasks, softnet squeezes or a
+	# driver's TX timeout in the kernel log.
+	ps -eo stat,pid,comm,wchan:32 | grep '^D'
+	cat /proc/net/softnet_stat
+	dmesg | tail -n 20
 }
 
 # gid_index ADDR: index of the RoCE v2 GID of IPv4 ADDR on rxe0 port 1.

@@ -36,6 +36,7 @@ static const struct {
 	{ "check-cnp", ROCECT_A_CONFIG_CHECK_CNP, KNOB_BOOL },
 	{ "check-psn", ROCECT_A_CONFIG_CHECK_PSN, KNOB_BOOL },
 	{ "psn-window", ROCECT_A_CONFIG_PSN_WINDOW, KNOB_U32 },
+	{ "check-qkey", ROCECT_A_CONFIG_CHECK_QKEY, KNOB_BOOL },
 	{ "cnp", ROCECT_A_CONFIG_CNP, KNOB_BOOL },
 	{ "cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, KNOB_U32 },
 	{ "cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, KNOB_U32 },
@@ -61,7 +62,7 @@ static void config_help(void)
 		"             learn { on | off } | source-share 1-100 |\n"
 		"             check-iface { on | off } | check-sport { on | off } |\n"
 		"             check-cnp { on | off } | check-psn { on | off } |\n"
-		"             psn-window 1-8388608 |\n"
+		"             psn-window 1-8388608 | check-qkey { on | off } |\n"
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");

@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,11 +40,12 @@ static void qp_help(void)
 		"                          [ state req|rep|established|disconnecting|timewait|rejected ]\n"
 		"       rocect [-j [-p]] qp get src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect [-j [-p]] qp query DST_ADDR DQPN [ src ADDR ] [ zone Z ]\n"
-		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ]\n"
+		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ] [ dev IFNAME ]\n"
 		"       rocect qp del src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect qp flush [ origin learned|managed|inferred|recovered ]\n"
 		"       rocect qp cnp src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
-		"An entry says: packets from src to QP dqpn at dst come from QP sqpn.\n"
+		"An entry says: packets from src to QP dqpn at dst come from QP sqpn\n"
+		"(and come in on dev, if given; else where the first one does).\n"
 		"QPNs are decimal or 0x hex, at most 0xffffff.\n"
 		"Examples:\n"
 		"  rocect qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17\n"
@@ -121,12 +123,12 @@ static void put_addr(struct nlmsghdr *nlh, int a4, int a6, uint8_t family,
 }
 
 /* The words a qp command may take, each the bit 1 << its index. */
-enum qp_key { K_ZONE, K_SRC, K_DST, K_DQPN, K_SQPN, K_ORIGIN, K_STATE };
+enum qp_key { K_ZONE, K_SRC, K_DST, K_DQPN, K_SQPN, K_ORIGIN, K_STATE, K_DEV };
 
 static const char *const qp_keys[] = {
 	[K_ZONE] = "zone", [K_SRC] = "src", [K_DST] = "dst",
 	[K_DQPN] = "dqpn", [K_SQPN] = "sqpn", [K_ORIGIN] = "origin",
-	[K_STATE] = "state",
+	[K_STATE] = "state", [K_DEV] = "dev",
 };
 
 #define KEY(k)		(1u << (k))
@@ -190,6 +192,14 @@ static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
 			return -1;
 		}
 		mnl_attr_put_u8(nlh, ROCECT_A_QP_STATE, i);
+		return 0;
+	case K_DEV:
+		v = if_nametoindex(val);
+		if (!v) {
+			pr_err("no interface '%s'", val);
+			return -1;
+		}
+		mnl_attr_put_u32(nlh, ROCECT_A_QP_IIF, v);
 		return 0;
 	}
 	return -1;
@@ -361,7 +371,7 @@ int cmd_qp(struct rd *rd)
 		  KEYS_ENTRY | KEY(K_ZONE) },
 		{ "add", NULL, ROCECT_CMD_QP_NEW, false, 0,
 		  KEYS_ENTRY | KEY(K_SQPN),
-		  KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) },
+		  KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) | KEY(K_DEV) },
 		{ "del", "delete", ROCECT_CMD_QP_DEL, false, 0, KEYS_ENTRY,
 		  KEYS_ENTRY | KEY(K_ZONE) },
 		{ "flush", NULL, ROCECT_CMD_QP_FLUSH, false, 0, 0,

@@ -102,6 +102,7 @@ static const struct {
 	{ ROCECT_A_STATS_CNP_FORGED, "cnp-forged" },
 	{ ROCECT_A_STATS_QP_SOURCE_FULL, "qp-source-full" },
 	{ ROCECT_A_STATS_WRONG_PSN, "wrong-psn" },
+	{ ROCECT_A_STATS_WRONG_QKEY, "wrong-qkey" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -76,11 +76,12 @@ enum {
 	ROCECT_A_QP_DCOMM_ID,		/* u32, dst side's CM communication ID */
 	ROCECT_A_QP_SERVICE_ID,		/* u64, the connection's service ID */
 	ROCECT_A_QP_SPSN,		/* u32, src side's starting PSN */
-	ROCECT_A_QP_QKEY,		/* u32, Q_Key of a UD (SIDR) service */
+	ROCECT_A_QP_QKEY,		/* u32, UD: the service's or data's Q_Key */
 	ROCECT_A_QP_CE,			/* u32, CE-marked packets seen */
 	ROCECT_A_QP_CNPS,		/* u32, CNPs sent to src for them */
 	ROCECT_A_QP_IIF,		/* u32, ifindex src's packets come in on,
-					 * 0: this host; absent until bound
+					 * 0: this host; absent until bound;
+					 * in QP_NEW: bind the entry to it
 					 */
 	ROCECT_A_QP_SPORT,		/* u16, UDP source port of src's RC, UC data */
 
@@ -195,6 +196,7 @@ enum {
 	ROCECT_A_STATS_CNP_FORGED,	/* u64, CNPs not from the peer's way */
 	ROCECT_A_STATS_QP_SOURCE_FULL,	/* u64, not inferred: source at its share */
 	ROCECT_A_STATS_WRONG_PSN,	/* u64, data outside its PSN window */
+	ROCECT_A_STATS_WRONG_QKEY,	/* u64, UD data with another Q_Key */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -225,6 +227,7 @@ enum {
 	ROCECT_A_CONFIG_CHECK_CNP,	/* u8, 1: CNPs from the peer's interface */
 	ROCECT_A_CONFIG_CHECK_PSN,	/* u8, 1: RC and UC PSNs in the window */
 	ROCECT_A_CONFIG_PSN_WINDOW,	/* u32, 1..8388608: PSNs either way */
+	ROCECT_A_CONFIG_CHECK_QKEY,	/* u8, 1: UD data with the QP's Q_Key */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
