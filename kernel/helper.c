@@ -122,6 +122,12 @@ static enum rocect_counter check_sender(struct net *net,
 			       ROCECT_SPORT_RC | roce_pkt_sport(pkt);
 	bound = READ_ONCE(qp->sport);
 	if (unlikely(!bound)) {
+		/*
+		 * A learned entry without a kind is RC (SIDR's are UD from the
+		 * handshake): a UD packet must not make it UD.
+		 */
+		if (qp->origin == ROCECT_ORIGIN_LEARNED && pkt->has_deth)
+			return ROCECT_CTR_WRONG_SPORT;
 		bound = cmpxchg(&qp->sport, 0, want);
 		if (!bound)
 			return ROCECT_CTR_MAX;
@@ -170,10 +176,12 @@ static bool psn_in_window(const struct rocect_config *c, struct rocect_qp *qp,
 
 /*
  * Does a UD packet carry its QP's Q_Key? The receiving QP drops packets
- * with another, so all of a live peer's carry the one the SIDR_REP named,
- * or the first packet's. check_sender() has pinned the entry to UD: its
- * words hold no PSNs. Unlearned entries start over after a silence, as
- * the PSN window does (a QP made again with another Q_Key).
+ * with another, so all of a live peer's carry one: the SIDR_REP's for a
+ * service's QP, else the first packet's, kept for the entry's life (a
+ * Q_Key is a QP's setting, not a sequence: no resync). check_sender() has
+ * made the entry UD, so its words hold no PSNs. A SIDR client's QP, whose
+ * Q_Key no MAD names, is not pinned: a spoofed first reply must not lock
+ * the connection's replies out.
  */
 static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
 {
@@ -182,16 +190,12 @@ static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
 
 	if (likely(bound == want))
 		return true;
-	if (!bound) {
-		bound = cmpxchg(&qp->qkey, 0, want);
-		if (!bound || bound == want)
-			return true;
-	}
-	if (qp->origin == ROCECT_ORIGIN_LEARNED ||
-	    (u32)jiffies - READ_ONCE(qp->last_seen) <= PSN_RESYNC_IDLE)
+	if (bound)
 		return false;
-	WRITE_ONCE(qp->qkey, want);
-	return true;
+	if (qp->origin == ROCECT_ORIGIN_LEARNED)
+		return true;
+	bound = cmpxchg64(&qp->qkey, 0, want);
+	return !bound || bound == want;
 }
 
 /*

@@ -26,8 +26,8 @@ static struct netlink_range_validation qpn_range = {
 	.max = ROCECT_QPN_MAX,
 };
 
+/* 0: this host's own packets (rocect_arrival()) */
 static struct netlink_range_validation ifindex_range = {
-	.min = 1,
 	.max = INT_MAX,
 };
 
@@ -185,6 +185,7 @@ static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
 {
 	int iif = READ_ONCE(qp->iif);
 	u32 sport = READ_ONCE(qp->sport);
+	u64 qkey = READ_ONCE(qp->qkey);
 
 	if (iif != ROCECT_IIF_UNBOUND &&
 	    nla_put_u32(skb, ROCECT_A_QP_IIF, iif))
@@ -193,9 +194,8 @@ static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
 	    nla_put_u16(skb, ROCECT_A_QP_SPORT, (u16)sport))
 		return -EMSGSIZE;
 	/* A SIDR connection's entries show its service's (fill_qp_conn()). */
-	if (sport & ROCECT_SPORT_UD && READ_ONCE(qp->qkey) & ROCECT_QKEY_KNOWN &&
-	    !rocect_qp_conn(qp) &&
-	    nla_put_u32(skb, ROCECT_A_QP_QKEY, (u32)READ_ONCE(qp->qkey)))
+	if (sport & ROCECT_SPORT_UD && qkey & ROCECT_QKEY_KNOWN &&
+	    !rocect_qp_conn(qp) && nla_put_u32(skb, ROCECT_A_QP_QKEY, (u32)qkey))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -496,27 +496,42 @@ static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /*
- * Into *@iif the interface a new entry's sender is behind, if the request
- * names one (else %ROCECT_IIF_UNBOUND): it must exist in the namespace,
- * though it may go away later, as a bound interface may.
+ * Into *@iif where a new entry's sender's packets will arrive, as
+ * rocect_arrival() sees it, if the request names an interface (else
+ * %ROCECT_IIF_UNBOUND): 0 or loopback for this host, else a device of
+ * the namespace that packets come in on (a bridge's port, a VRF's
+ * enslaved interface), though it may go away later, as a bound one may.
  */
 static int new_qp_iif(struct genl_info *info, int *iif)
 {
 	struct nlattr *a = info->attrs[ROCECT_A_QP_IIF];
-	bool exists;
+	const struct net_device *dev;
+	int err = 0;
 
 	*iif = ROCECT_IIF_UNBOUND;
 	if (!a)
 		return 0;
-	rcu_read_lock();
-	exists = dev_get_by_index_rcu(genl_info_net(info), nla_get_u32(a));
-	rcu_read_unlock();
-	if (!exists) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a, "no such interface");
-		return -ENODEV;
-	}
 	*iif = nla_get_u32(a);
-	return 0;
+	if (!*iif)
+		return 0;
+	rcu_read_lock();
+	dev = dev_get_by_index_rcu(genl_info_net(info), *iif);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "no such interface");
+		err = -ENODEV;
+	} else if (netif_is_bridge_master(dev)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "a bridge: name the port its packets come in on");
+		err = -EINVAL;
+	} else if (netif_is_l3_master(dev)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "a VRF: name the interface its packets come in on");
+		err = -EINVAL;
+	} else if (dev->flags & IFF_LOOPBACK) {
+		*iif = 0;
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)

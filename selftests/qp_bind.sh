@@ -80,6 +80,8 @@ def p(src, dst, op, dqpn, psn, sport, n=0):
     return roce_pkt.data_packet(4, src, dst, op, dqpn, psn & 0xffffff,
                                 payload_len=n, ip_args={'sport': sport})
 # a's SENDs across the wrap, b's coalesced ACK, a retransmission back.
+save('c2-ud', roce_pkt.data_packet(4, A, B, 0x64, 0x2b, 0xfffff0, payload_len=64,
+     deth_sqpn=0x18, ip_args={'sport': 0xd018}))
 save('c2-wrap', *[p(A, B, 0x04, 0x2b, 0xfffff0 + i, 0xd018, 64) for i in range(32)])
 save('c2-ack', p(B, A, 0x11, 0x18, 0x00000f, 0xd02b))
 save('c2-retx', *[p(A, B, 0x04, 0x2b, 0xfffff8 + i, 0xd018, 64) for i in range(4)])
@@ -201,6 +203,8 @@ check "... m's CNP dropped again" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "0 5"
 # The PSN window: c2's REQ and REP start it just below the wrap.
 check "c2 handshake: a starts at PSN 0xfffff0, b at 0xfffff8" \
 	xchg "$a" c2-req "$b" c2-rep "$a" c2-rtu
+check "a UD packet first to c2's RC entry: dropped, does not make it UD" \
+	is "$(sent "$a" c2-ud 1 b wrong-sport)" "0 1"
 check "a's 32 SENDs across the 24-bit wrap: all reach b" \
 	is "$(sent "$a" c2-wrap 1 b wrong-psn)" "32 0"
 check "b's coalesced ACK of them reaches a" is "$(sent "$b" c2-ack 1 a wrong-psn)" "1 0"
@@ -275,11 +279,11 @@ check "a's UD packet with the Q_Key: the reply entry" \
 	eval 'send "$a" ud && busywait 5000 test -n "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)"'
 check "... from b's QP 0x5a, bound to veth1" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn iif)" "90 $if1"
 # UD data carries the Q_Key its QP takes: the SIDR_REP's to b's service,
-# the first reply's to a's client QP, the first packet's to a managed one.
+# the first packet's to a managed one, for good.
 check "a's UD packets with the service's Q_Key pass" is "$(sent "$a" ud 5 b wrong-qkey)" "5 0"
 check "a's UD packets with Q_Key 0x9999: dropped" is "$(sent "$a" ud-qkey 5 b wrong-qkey)" "0 5"
-check "b's first replies pin their Q_Key" is "$(sent "$b" ud-ba 3 a wrong-qkey)" "3 0"
-check "b's replies with another Q_Key: dropped" is "$(sent "$b" ud-ba-qkey 3 a wrong-qkey)" "0 3"
+check "b's replies to a's client QP pass (no MAD names its Q_Key)" \
+	is "$(sent "$b" ud-ba 3 a wrong-qkey) $(sent "$b" ud-ba-qkey 3 a wrong-qkey)" "3 0 3 0"
 check "managed UD entry 0x70 added" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71
 check "... its first UD packet passes and pins Q_Key 0x4321" eval \
 	'is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0" &&
@@ -303,6 +307,9 @@ check "... rp-check on" on "$r" config set rp-check on
 check "qp add ... dev with no such interface: refused, nothing added" eval \
 	'! on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x74 sqpn 0x75 dev nosuch0 2>/dev/null &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x74 sqpn)" ""'
+check "qp add ... dev lo: this host's packets (iif 0)" eval \
+	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x74 sqpn 0x75 dev lo &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x74 iif)" "0"'
 
 check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE
