@@ -56,26 +56,31 @@ log_test $? "an unprivileged user cannot add"
 out=$(nobody $R config set max-qps 9 2>&1)
 [ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
 log_test $? "an unprivileged user cannot configure"
+# Inside a user namespace the tree's owner is unmapped: a checkout that
+# only its owner may enter (mode 0700) would hide the binary; a copy runs.
+RU=$(mktemp /tmp/rocect-userns.XXXXXX)
+cp "$R" "$RU" && chmod 755 "$RU"
 if nobody unshare -Ur true 2>/dev/null; then
-	out=$(nobody unshare -Ur $R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 2>&1)
+	out=$(nobody unshare -Ur $RU qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 2>&1)
 	[ $? -ne 0 ] && grep -q "Operation not permitted" <<<"$out"
 	log_test $? "root of a user namespace cannot change the initial netns"
 	check "... but can change a network namespace it owns" \
 		nobody unshare -Urn sh -c \
-		"$R qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 && $R qp show | grep -q 10.0.0.2"
+		"$RU qp add src 10.0.0.1 dst 10.0.0.2 dqpn 1 sqpn 2 && $RU qp show | grep -q 10.0.0.2"
 	# The memory its tables pin is the host's: no higher ceiling than
 	# the initial namespace's (65536 entries, 32768 connections).
-	out=$(nobody unshare -Urn $R config set max-qps 16777216 2>&1)
+	out=$(nobody unshare -Urn $RU config set max-qps 16777216 2>&1)
 	[ $? -ne 0 ] && grep -q "above the initial namespace's" <<<"$out"
 	log_test $? "... but not raise max-qps above the initial namespace's"
-	out=$(nobody unshare -Urn $R config set max-conns 8388608 2>&1)
+	out=$(nobody unshare -Urn $RU config set max-conns 8388608 2>&1)
 	[ $? -ne 0 ] && grep -q "above the initial namespace's" <<<"$out"
 	log_test $? "... nor max-conns"
 	check "... lowering them is its own business" nobody unshare -Urn \
-		$R config set max-qps 100 max-conns 10
+		$RU config set max-qps 100 max-conns 10
 else
 	echo "    unprivileged user namespaces disabled: skipped those checks"
 fi
+rm -f "$RU"
 check "the initial namespace is still empty" test "$($R -j qp show | jq length)" -eq 0
 
 # Test events: monitor sees a create and a delete, with counters.

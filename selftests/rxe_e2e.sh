@@ -759,11 +759,11 @@ teardown()
 	check "R: every expectation asked for was set up" \
 		is "$(R "\$ROCECT -j stats" | jq '."expect-failed"')" 0
 	# Real traffic never fails the binding to its sender's interface,
-	# port and PSN window, nor do the CNPs of R (its own) and of rxe.
+	# port, PSN window or Q_Key, nor do the CNPs of R (its own) and of rxe.
 	check "R and B: no packet of real traffic failed a binding check" \
 		is "$(for g in R B; do "$g" "\$ROCECT -j stats" |
-			jq -c '[."wrong-iface", ."wrong-sport", ."cnp-forged", ."wrong-psn"]'; done |
-			xargs)" "[0,0,0,0] [0,0,0,0]"
+			jq -c '[."wrong-iface", ."wrong-sport", ."cnp-forged", ."wrong-psn", ."wrong-qkey"]'; done |
+			xargs)" "[0,0,0,0,0] [0,0,0,0,0]"
 	check "R: module unloads" R "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "no kernel warning on A, R or B" \
