@@ -25,7 +25,10 @@ BUILD ?= $(TOP)/build
 
 # Installed kernels with both an image and headers, oldest first.
 KVERS := $(shell $(TOP)/scripts/kernels.sh)
-KVER ?= $(lastword $(KVERS))
+# The running kernel if it is one of them (make install's target), else
+# the newest.
+RUNNING_KVER := $(shell uname -r)
+KVER ?= $(or $(filter $(RUNNING_KVER),$(KVERS)),$(lastword $(KVERS)))
 KO = $(BUILD)/kmod/$(1)/nf_conntrack_roce.ko
 
 CC ?= gcc
@@ -145,8 +148,10 @@ PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
 DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/rocect
 COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocect
+# Where the kernel's ynl tool looks for specs (with PREFIX=/usr).
+YNL_SPEC = $(DESTDIR)$(PREFIX)/share/ynl/specs/rocect.yaml
 INSTALLED = $(MODDIR)/nf_conntrack_roce.ko $(DESTDIR)$(PREFIX)/sbin/rocect \
-	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8 $(COMPLETION)
+	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8 $(COMPLETION) $(YNL_SPEC)
 
 install: $(call KO,$(KVER)) $(BUILD)/bin/rocect
 	install -D -m 644 $(call KO,$(KVER)) $(MODDIR)/nf_conntrack_roce.ko
@@ -154,6 +159,7 @@ install: $(call KO,$(KVER)) $(BUILD)/bin/rocect
 	install -D -m 644 $(TOP)/tools/rocect/rocect.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
 	install -D -m 644 $(TOP)/tools/rocect/rocect.bash-completion $(COMPLETION)
+	install -D -m 644 $(TOP)/Documentation/netlink/specs/rocect.yaml $(YNL_SPEC)
 	install -d $(DOCDIR)/examples
 	install -m 644 $(TOP)/examples/* $(DOCDIR)/examples/
 	install -m 644 $(TOP)/README.md $(TOP)/LICENSE $(TOP)/Documentation/*.rst \

@@ -10,6 +10,7 @@
 
 #include "events.h"
 #include "netns.h"
+#include "qp.h"
 
 static const struct rocect_event_sink __rcu *event_sink;
 
@@ -65,6 +66,27 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
 	for (i = 0; sink && i < ev->n; i++)
 		sink->send(rn->net, ev->qp[i], ev->what[i]);
 	rcu_read_unlock();
+}
+
+/**
+ * rocect_event_now() - send an entry's event from a lock-free change
+ * @rn: the namespace's state
+ * @qp: the entry, which the caller's RCU read section keeps readable
+ * @what: &enum rocect_event
+ *
+ * For changes that the packet path makes without the lock (an entry's
+ * binding to its sender, by cmpxchg): once per entry, so no flood.
+ *
+ * Context: under rcu_read_lock(), &rocect_net.lock not held.
+ */
+void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
+		      enum rocect_event what)
+{
+	const struct rocect_event_sink *sink = rcu_dereference(event_sink);
+
+	/* One the lock holder deleted meanwhile had its delete event. */
+	if (sink && READ_ONCE(qp->linked))
+		sink->send(rn->net, qp, what);
 }
 
 /**

@@ -21,6 +21,7 @@
 
 #include "adopt.h"
 #include "cm.h"
+#include "events.h"
 #include "expect.h"
 #include "helper.h"
 #include "learn.h"
@@ -106,13 +107,15 @@ static enum rocect_counter check_sender(struct net *net,
 					const struct roce_pkt *pkt)
 {
 	int iif = READ_ONCE(qp->iif);
+	bool fresh = false;
 	u32 want, bound;
 
 	if (unlikely(iif == ROCECT_IIF_UNBOUND)) {
 		if (rocect_cfg(c, check_iface) && !rocect_rp_check(net, skb, pkt))
 			return ROCECT_CTR_WRONG_IFACE;
-		cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
-			rocect_arrival(net, skb, pkt->family));
+		fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
+				rocect_arrival(net, skb, pkt->family)) ==
+			ROCECT_IIF_UNBOUND;
 	} else if (rocect_cfg(c, check_iface) &&
 		   !rocect_arrived_on(net, skb, pkt->family, iif) &&
 		   !rocect_rp_vouches(net, skb, pkt)) {
@@ -129,9 +132,14 @@ static enum rocect_counter check_sender(struct net *net,
 		if (qp->origin == ROCECT_ORIGIN_LEARNED && pkt->has_deth)
 			return ROCECT_CTR_WRONG_SPORT;
 		bound = cmpxchg(&qp->sport, 0, want);
-		if (!bound)
-			return ROCECT_CTR_MAX;
+		if (!bound) {
+			bound = want;
+			fresh = true;
+		}
 	}
+	/* Monitors see an entry bind: its interface and port, once. */
+	if (unlikely(fresh))
+		rocect_event_now(rocect_net(net), qp, ROCECT_EV_CHANGE);
 	if (likely(bound == want))
 		return ROCECT_CTR_MAX;
 	/* check-sport off lets the port change, never the kind. */

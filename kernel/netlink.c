@@ -897,6 +897,9 @@ static struct genl_family rocect_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(rocect_mcgrps),
 };
 
+/* Asking for the family loads the module, as "rocect stats" does. */
+MODULE_ALIAS_GENL_FAMILY(ROCECT_FAMILY_NAME);
+
 /**
  * rocect_nl_init() - register the "rocect" family
  *

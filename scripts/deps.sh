@@ -16,7 +16,7 @@ PKGS=(
 	libmnl-dev zlib1g-dev libjson-c-dev
 	qemu-system-x86 busybox-static cpio
 	nftables conntrack conntrackd iproute2 iptables iputils-ping tcpdump tshark
-	python3 python3-scapy python3-yaml
+	python3 python3-scapy python3-yaml python3-prometheus-client
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
 	linux-source
 	procps kmod psmisc util-linux jq ethtool dkms

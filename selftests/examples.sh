@@ -10,8 +10,10 @@
 # - rocect.iptables with iptables-restore and ip6tables-restore;
 # - modprobe-rocect.conf: the module loads with its options, and they hold;
 # - modules-load-rocect.conf: every module it names exists;
-# - rocect.service: its ExecStop saves, its ExecStartPre and ExecStart
-#   load the module and restore (this tree's rocect, a scratch /etc/rocect).
+# - rocect.service: its ExecStartPre and ExecStart load the module and
+#   restore (this tree's rocect, a scratch /etc/rocect), again on restart,
+#   and its ExecReload makes the table the edited file's; it saves nothing;
+# - rocect-metrics.service writes a textfile node_exporter can read.
 #
 # - conntrack -E expect reports the helper's expectations.
 #
@@ -142,7 +144,8 @@ etc=$(mktemp -d)
 check "module loads" load_module
 check "a setting and a managed entry" sh -c "$ROCECT config set idle-timeout 99 &&
 	$ROCECT qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x17 sqpn 0x2a"
-check "rocect.service's ExecStop saves" sh -c "$(unit_cmd ExecStop)"
+check "saved as the unit's comment says" sh -c "$ROCECT save >$etc/saved"
+check "rocect.service saves nothing at stop" sh -c "test -z \"$(unit_cmd ExecStop)\""
 check "module unloads" unload_module
 check "rocect.service's ExecStartPre loads the module" sh -c "$(unit_cmd ExecStartPre)"
 check "rocect.service's ExecStart restores" sh -c "$(unit_cmd ExecStart)"
@@ -150,6 +153,23 @@ check "... the setting is back" \
 	test "$("$ROCECT" -j config show | jq '."idle-timeout"')" -eq 99
 check "... the entry is back" \
 	test "$("$ROCECT" -j qp query 10.0.2.1 0x17 | jq '.[0].sqpn')" -eq 42
+check "restart: ExecStart again succeeds, one entry" eval \
+	'sh -c "$(unit_cmd ExecStart)" && test "$("$ROCECT" -j qp show | jq length)" -eq 1'
+check "reload after an edit: the table is the file's" eval \
+	'sed -i "s/dqpn 0x000017 sqpn 0x00002a/dqpn 0x000018 sqpn 0x00002b/" "$etc/saved" &&
+	 sh -c "$(unit_cmd ExecReload)" &&
+	 test "$("$ROCECT" -j qp show | jq -c "map([.dqpn, .sqpn])")" = "[[24,43]]"'
+textfile=$(mktemp -d)
+check "rocect-metrics.service writes node_exporter's textfile" sh -c "$(
+	sed -n 's/^ExecStart=//p' "$EXAMPLES/rocect-metrics.service" |
+	sed "s|/usr/local/sbin/rocect|$ROCECT|g; s|/var/lib/prometheus/node-exporter|$textfile|g")"
+check "... with the entry and no leftover" eval \
+	'grep -qx "rocect_qp_entries 1" "$textfile/rocect.prom" && test ! -e "$textfile/rocect.prom.new"'
+check "... parsed by prometheus_client" "$PYTHON" -c "
+import sys
+from prometheus_client.parser import text_string_to_metric_families as parse
+assert len(list(parse(open('$textfile/rocect.prom').read()))) > 40"
+rm -rf "$textfile"
 check "module unloads" unload_module
 
 check "modules-load-rocect.conf names modules that exist" \

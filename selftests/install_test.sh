@@ -39,12 +39,15 @@ usr/local/share/doc/rocect/examples/modprobe-rocect.conf
 usr/local/share/doc/rocect/examples/modules-load-rocect.conf
 usr/local/share/doc/rocect/examples/rocect.iptables
 usr/local/share/doc/rocect/examples/rocect.service
+usr/local/share/doc/rocect/examples/rocect-metrics.service
+usr/local/share/doc/rocect/examples/rocect-metrics.timer
 usr/local/share/doc/rocect/examples/router.nft
+usr/local/share/ynl/specs/rocect.yaml
 usr/local/share/man/man8/rocect.8
 usr/local/share/bash-completion/completions/rocect"
 missing=$(for f in $want; do [ -f "$dest/$f" ] || echo "$f"; done)
 [ -z "$missing" ]
-tap $? "module, rocect, man page, examples and docs installed${missing:+ (missing: $missing)}"
+tap $? "module, rocect, man page, examples, docs and YNL spec installed${missing:+ (missing: $missing)}"
 got=$(modinfo -F version "$dest/lib/modules/$kver/updates/nf_conntrack_roce.ko")
 [ "$got" = "$version" ]
 tap $? "installed module's version is $version (got '$got')"

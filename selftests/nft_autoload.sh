@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # An nft ruleset naming ct helper "roce" autoloads nf_conntrack_roce through
-# its nfct-helper-roce alias, in the initial and in a new network namespace.
+# its nfct-helper-roce alias, in the initial and in a new network namespace;
+# rocect autoloads it through its netlink family's alias.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -21,6 +22,8 @@ check "ruleset lists the helper" \
 check "module held while the ruleset uses it" sh -c "! rmmod $MODULE 2>/dev/null"
 nft delete table inet rocect
 check "module unloads once the ruleset is gone" rmmod $MODULE
+check "rocect stats autoloads it (its netlink family's alias)" eval \
+	'"$ROCECT" stats >/dev/null && module_loaded && rmmod $MODULE'
 
 setup_ns ns1
 check "autoload from a new namespace" \

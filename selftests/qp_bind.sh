@@ -23,7 +23,9 @@
 # the PSN window (across the 24-bit wrap, retransmitted, a READ's
 # responses, one direction only) and not outside it; a sender silent for
 # 10 s starts a new window. A managed entry added with dev is bound to
-# it before its first packet. Accept mode counts and passes.
+# it before its first packet. A monitor sees an entry bind, once; save
+# keeps the binding and a restore binds at once. Accept mode counts and
+# passes.
 # Each check-* setting turned off lets its packets through.
 
 source "$(dirname "$0")/lib.sh"
@@ -310,6 +312,39 @@ check "qp add ... dev with no such interface: refused, nothing added" eval \
 check "qp add ... dev lo: this host's packets (iif 0)" eval \
 	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x74 sqpn 0x75 dev lo &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x74 iif)" "0"'
+
+# A monitor sees an entry bind, once: a change event with its interface
+# and port, then nothing until the entry goes.
+check "managed a -> b's QP 0x55 again, unbound" eval \
+	'on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 &&
+	 on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56'
+on "$r" -j monitor count 2 >"$pkts/events" 2>"$pkts/mon.err" &
+mon=$!
+bg=$mon
+check "monitor started" busywait 20000 grep -q monitoring "$pkts/mon.err"
+check "... a's first 3 packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
+on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x55
+check "... monitor got its 2 events" busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
+check "... the binding, once, then the delete" is \
+	"$(jq -s -r 'map("\(.event) \(.dqpn) \(.iif) \(.sport)") | join(",")' "$pkts/events")" \
+	"change 85 $if0 53334,delete 85 $if0 53334"
+
+# rocect save keeps a managed entry's binding; a restore binds it at once.
+check "managed a -> b's QP 0x55 bound by a's packet" eval \
+	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56 &&
+	 is "$(sent "$a" mg 1 b wrong-iface)" "1 0"'
+on "$r" save >"$pkts/saved"
+check "save writes dev for bound entries, none for unbound" eval \
+	'grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000055 sqpn 0x000056 dev veth0" "$pkts/saved" &&
+	 grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000074 sqpn 0x000075 dev lo" "$pkts/saved" &&
+	 grep -qx "qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x000056 sqpn 0x000057" "$pkts/saved"'
+check "flush, then restore: bound before any packet" eval \
+	'on "$r" qp flush origin managed && on "$r" -b "$pkts/saved" &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x55 iif) $(entry 10.0.1.1 10.0.2.1 0x74 iif)" "$if0 0" &&
+	 is "$(entry 10.0.2.1 10.0.1.1 0x56 iif)" "null"'
+check "... m's packets in a's name dropped, rp-check off" eval \
+	'on "$r" config set rp-check off && is "$(sent "$m" mg 3 b wrong-iface)" "0 3" &&
+	 on "$r" config set rp-check on'
 
 check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE

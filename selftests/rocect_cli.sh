@@ -27,8 +27,7 @@ fails()
 	fi
 }
 
-fails "missing module: says how to load it" "modprobe nf_conntrack_roce" \
-	"$ROCECT" qp show
+# (Without the module: module_load.sh; rocect would load it here.)
 check "module loads" load_module
 
 R=$ROCECT
@@ -84,9 +83,17 @@ check "... so dqpn 010 is 10" test "$($R -j qp show src 10.0.0.1 | jq '.[0].dqpn
 check "config set" $R config set max-qps 4 idle-timeout 60 unknown-qp drop
 check "config shows the new values" test \
 	"$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."unknown-qp"]')" = '[4,60,"drop"]'
-fails "config out of range: kernel message shown" "integer out of range" \
-	$R config set max-qps 0
+fails "config out of range: the setting and its range from the kernel's policy" \
+	"max-qps: out of range (1 to 16777216)" $R config set idle-timeout 60 max-qps 0
+fails "... a one-byte setting too" "cnp-dscp: out of range (0 to 63)" \
+	$R config set cnp-dscp 64
+check "... nothing changed" test "$($R -j config | jq -c '."max-qps"')" = 4
 fails "config unknown key" "unknown setting 'colour'" $R config set colour blue
+maxqps() { jq '."max-qps"'; }
+check "options as iproute2's: -json, -js" eval \
+	'test "$($R -json config | maxqps) $($R -js config | maxqps)" = "4 4"'
+check "-p alone: indented JSON" eval \
+	'test "$($R -p config | maxqps)" = 4 && test "$($R -pretty config | wc -l)" -gt 3'
 check "fill the table to max-qps" \
 	$R qp add src 10.0.0.5 dst 10.0.0.6 dqpn 1 sqpn 2
 fails "add beyond max-qps fails" "QP table is full" \
@@ -119,6 +126,56 @@ counts=$($R -j stats | jq -r '"\(."qp-created"),\(."qp-destroyed"),\(."qp-count"
 check "stats: 100000 created and destroyed, none left ($counts)" \
 	test "$counts" = "100000,100000,0"
 
+# metrics: Prometheus' own parser reads every counter and gauge, with the
+# values rocect -j stats and config give; -n labels each sample.
+$R qp add src 10.0.4.1 dst 10.0.4.2 dqpn 1 sqpn 2
+promcheck()
+{
+	"$PYTHON" - "$@" <<-'EOT'
+	import json, sys
+	from prometheus_client.parser import text_string_to_metric_families as parse
+	text, stats, cfg, netns = open(sys.argv[1]).read(), *map(json.load, map(open, sys.argv[2:4])), sys.argv[4]
+	fams = {f.name: f for f in parse(text)}
+	def value(name, **labels):
+	    if netns:
+	        labels["netns"] = netns
+	    got = [s.value for s in fams[name].samples if s.labels == labels]
+	    assert len(got) == 1, (name, labels, fams[name].samples)
+	    return got[0]
+	n = 0
+	for k, v in stats.items():
+	    m = "rocect_" + k.replace("-", "_")
+	    if isinstance(v, dict):
+	        metric, label = {"class": ("rocect_class_packets", "class"),
+	                         "malformed": ("rocect_malformed_packets", "reason"),
+	                         "cm": ("rocect_cm_mads", "attribute")}[k]
+	        assert fams[metric].type == "counter", metric
+	        for lk, lv in v.items():
+	            assert value(metric, **{label: lk}) == lv, (metric, lk); n += 1
+	    elif k in ("qp-count", "conn-count"):
+	        g = {"qp-count": "rocect_qp_entries", "conn-count": "rocect_conn_entries"}[k]
+	        assert fams[g].type == "gauge" and value(g) == v, (g, v); n += 1
+	    else:
+	        assert fams[m].type == "counter" and value(m) == v, (m, v)
+	        assert "see rocect(8)" not in fams[m].documentation, ("no help", m); n += 1
+	assert value("rocect_max_qps") == cfg["max-qps"] and value("rocect_max_conns") == cfg["max-conns"]
+	assert value("rocect_qp_entries") == 1 and value("rocect_qp_created") > 0
+	print("    %d samples checked" % n)
+	EOT
+}
+check "metrics: parsed by prometheus_client, equal to stats and config" eval \
+	'$R metrics >"$tmp/prom" && $R -j stats >"$tmp/st.json" && $R -j config >"$tmp/cfg.json" &&
+	 promcheck "$tmp/prom" "$tmp/st.json" "$tmp/cfg.json" ""'
+setup_ns prom
+check "metrics -n NAME: every sample labelled netns=NAME" eval \
+	'$R -n "$prom" qp add src 10.0.4.1 dst 10.0.4.2 dqpn 1 sqpn 2 &&
+	 $R -n "$prom" metrics >"$tmp/prom" && $R -n "$prom" -j stats >"$tmp/st.json" &&
+	 $R -n "$prom" -j config >"$tmp/cfg.json" &&
+	 promcheck "$tmp/prom" "$tmp/st.json" "$tmp/cfg.json" "$prom"'
+cleanup_all_ns
+$R qp flush
+fails "metrics takes no arguments" "no arguments" $R metrics now
+
 # Test save and restore across a module reload: settings and managed
 # entries come back, learned state does not exist to come back.
 check "settings for save" $R config set max-qps 5000 idle-timeout 77 \
@@ -145,6 +202,48 @@ check "... the same settings" cmp -s "$tmp/config.before" <($R -j config show)
 check "... the same entries" cmp -s "$tmp/qp.before" \
 	<(entries)
 fails "save takes no arguments" "no arguments" $R save now
+
+# rocect restore makes settings and managed entries the file's: deletes
+# what it does not name, makes again what it names differently, leaves
+# the rest; a second run changes nothing.
+cat >"$tmp/want" <<-EOT
+	# rocect save: configuration and managed QP entries
+	config set max-qps 5000 idle-timeout 88
+	qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000017 sqpn 0x00002a
+	qp add src fd00:1:0::1 dst fd00:2::1 dqpn 0xabcdef sqpn 2
+	qp add src 10.0.5.1 dst 10.0.5.2 dqpn 5 sqpn 6 dev lo
+EOT
+churn() { $R -j stats | jq -r '"\(."qp-created") \(."qp-destroyed")"'; }
+read -r c0 d0 <<<"$(churn)"
+check "restore: the file's entries and settings" eval \
+	'$R restore "$tmp/want" &&
+	 test "$($R -j qp show | jq -c "sort_by(.dqpn) | map([.zone, .src, .dqpn, .sqpn, .iif])")" = \
+		"[[0,\"10.0.5.1\",5,6,0],[0,\"10.0.1.1\",23,42,null],[0,\"fd00:1::1\",11259375,2,null]]" &&
+	 test "$($R -j config | jq ."\"idle-timeout\"")" = 88'
+read -r c1 d1 <<<"$(churn)"
+check "... 2 made (one new, one with another sqpn), 2 deleted, 1 left alone" \
+	test "$((c1 - c0)) $((d1 - d0))" = "2 2"
+check "... again: nothing changes" eval \
+	'$R restore "$tmp/want" && test "$(churn)" = "$c1 $d1"'
+printf 'qp add src 10.0.9.1 dst 10.0.9.2 dqpn 9 sqpn 9\nqp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x17\n' >"$tmp/bad"
+fails "restore refuses a file with other commands" "bad:2: restore takes config set and qp add lines only" \
+	$R restore "$tmp/bad"
+check "... and changes nothing" test "$(churn)" = "$c1 $d1"
+$R qp flush
+
+# -b stops at the first failure; -force runs on and still fails.
+printf '%s\n' "qp add src 10.0.3.1 dst 10.0.3.2 dqpn 1 sqpn 2" \
+	"qp add src 10.0.3.1 dst 10.0.3.2 dqpn 1 sqpn 2" \
+	"qp add src 10.0.3.1 dst 10.0.3.2 dqpn 3 sqpn 4" >"$tmp/dup"
+out=$($R -b "$tmp/dup" 2>&1)
+[ $? -ne 0 ] && grep -q "dup:2: command failed" <<<"$out" &&
+	test "$($R -j qp show | jq length)" -eq 1
+log_test $? "-b stops at line 2 of 3 (an existing entry)"
+$R qp flush
+out=$($R -force -b "$tmp/dup" 2>&1)
+[ $? -ne 0 ] && grep -q "dup:2: command failed" <<<"$out" &&
+	test "$($R -j qp show | jq length)" -eq 2
+log_test $? "-force -b runs all 3 lines and still fails"
 $R qp flush
 
 # -n NAME works in that namespace, as ip -n does.

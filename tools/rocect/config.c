@@ -150,6 +150,22 @@ static int put_knob(struct nlmsghdr *nlh, const char *key, const char *val)
 	}
 }
 
+/* A refusal of one setting names it and its range, else the kernel's. */
+static void range_error(void)
+{
+	const struct rd_bad_attr *b = rd_last_bad_attr();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(knobs) && b->type != knobs[i].attr; i++)
+		;
+	if (errno != ERANGE || i == ARRAY_SIZE(knobs) || b->has_range != 3) {
+		rd_perror();
+		return;
+	}
+	pr_err("%s: out of range (%llu to %llu)", knobs[i].key,
+	       (unsigned long long)b->min, (unsigned long long)b->max);
+}
+
 static int config_set(struct rd *rd)
 {
 	struct nlmsghdr *nlh = rd_msg(rd, ROCECT_CMD_CONFIG_SET, 0);
@@ -169,7 +185,7 @@ static int config_set(struct rd *rd)
 			return 1;
 	}
 	if (rd_talk(rd, nlh, NULL, NULL)) {
-		rd_perror();
+		range_error();
 		return 1;
 	}
 	return 0;

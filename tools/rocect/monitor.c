@@ -105,6 +105,10 @@ int cmd_monitor(struct rd *rd)
 		fprintf(stderr, "Usage: rocect [-j] monitor [ timestamp ] [ count N ]\n");
 		return rd_is(rd, "help") ? 0 : 1;
 	}
+	if (rd_need_family(rd)) {
+		rd_perror();
+		return 1;
+	}
 	grp = rd->mcgrp_events;
 	if (mnl_socket_setsockopt(rd->nl, NETLINK_ADD_MEMBERSHIP, &grp,
 				  sizeof(grp))) {

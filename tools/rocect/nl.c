@@ -15,6 +15,18 @@
 /* The kernel's extended ACK message for the last failed request. */
 static char extack_msg[256];
 
+/* rd_talk() failed because rd_nl_open() found no family. */
+static bool no_family;
+
+/*
+ * The last request sent (a copy: replies land where it was built) and the
+ * attribute of it the kernel's extended ACK pointed at, with the range
+ * its policy allows.
+ */
+static unsigned char last_req[1024];
+static size_t last_req_len;
+static struct rd_bad_attr bad_attr;
+
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr **tb = data;
@@ -53,7 +65,12 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
  * rd_nl_open() - open the socket and find the rocect family
  * @rd: the invocation
  *
- * Return: 0, or -1 after printing why (the module is missing, say).
+ * Asking for the family loads the module if it is installed (its
+ * MODULE_ALIAS_GENL_FAMILY). If it is still missing, @rd->family stays 0
+ * and the first rd_talk() fails: a command's own argument errors come
+ * first.
+ *
+ * Return: 0, or -1 after printing why the socket could not be opened.
  */
 int rd_nl_open(struct rd *rd)
 {
@@ -82,7 +99,8 @@ int rd_nl_open(struct rd *rd)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ROCECT_FAMILY_NAME);
 	if (rd_talk(rd, nlh, family_cb, rd) < 0) {
 		if (errno == ENOENT)
-			pr_err("the rocect netlink family is not available: load the module (modprobe nf_conntrack_roce)");
+			return 0;
+		rd_perror();
 		return -1;
 	}
 	return 0;
@@ -137,6 +155,35 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* An error or ACK: print the kernel's message, if any, and stop. */
+/* The request's attribute at @off, as NLMSGERR_ATTR_OFFS names it. */
+static void bad_attr_at(uint32_t off)
+{
+	const struct nlattr *a = (const struct nlattr *)(last_req + off);
+
+	if (off < MNL_NLMSG_HDRLEN + sizeof(struct genlmsghdr) ||
+	    off + sizeof(*a) > last_req_len)
+		return;
+	bad_attr.type = mnl_attr_get_type(a);
+}
+
+/* The range of the policy the attribute failed (NLMSGERR_ATTR_POLICY). */
+static int policy_cb(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U64))
+		return MNL_CB_OK;
+	switch (mnl_attr_get_type(attr)) {
+	case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+		bad_attr.min = mnl_attr_get_u64(attr);
+		bad_attr.has_range |= 1;
+		break;
+	case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+		bad_attr.max = mnl_attr_get_u64(attr);
+		bad_attr.has_range |= 2;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
 static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
@@ -154,10 +201,20 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 			off += err->msg.nlmsg_len - sizeof(err->msg);
 		mnl_attr_for_each(attr, nlh, off) {
-			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-			    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
-				snprintf(extack_msg, sizeof(extack_msg), "%s",
-					 mnl_attr_get_str(attr));
+			switch (mnl_attr_get_type(attr)) {
+			case NLMSGERR_ATTR_MSG:
+				if (!mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
+					snprintf(extack_msg, sizeof(extack_msg),
+						 "%s", mnl_attr_get_str(attr));
+				break;
+			case NLMSGERR_ATTR_OFFS:
+				if (!mnl_attr_validate(attr, MNL_TYPE_U32))
+					bad_attr_at(mnl_attr_get_u32(attr));
+				break;
+			case NLMSGERR_ATTR_POLICY:
+				mnl_attr_parse_nested(attr, policy_cb, NULL);
+				break;
+			}
 		}
 	}
 	errno = -err->error;
@@ -178,6 +235,22 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
 		t->interrupted = true;
 	return MNL_CB_STOP;
+}
+
+/**
+ * rd_need_family() - fail if rd_nl_open() found no rocect family
+ * @rd: the invocation
+ *
+ * Return: 0 if it did, else -1 with errno ENOENT; rd_perror() says the
+ * module is missing.
+ */
+int rd_need_family(struct rd *rd)
+{
+	no_family = !rd->family;
+	if (!no_family)
+		return 0;
+	errno = ENOENT;
+	return -1;
 }
 
 /**
@@ -202,6 +275,12 @@ int rd_talk(struct rd *rd, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	int ret;
 
 	extack_msg[0] = 0;
+	memset(&bad_attr, 0, sizeof(bad_attr));
+	if (nlh->nlmsg_type != GENL_ID_CTRL && rd_need_family(rd))
+		return -1;
+	last_req_len = nlh->nlmsg_len < sizeof(last_req) ? nlh->nlmsg_len :
+							  sizeof(last_req);
+	memcpy(last_req, nlh, last_req_len);
 	if (mnl_socket_sendto(rd->nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	do {
@@ -253,6 +332,17 @@ int rd_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb, int max)
 }
 
 /**
+ * rd_last_bad_attr() - the attribute the last failed request was refused for
+ *
+ * Return: its type (0 if the kernel named none) and, if the kernel sent its
+ * policy, the range it allows (&rd_bad_attr.has_range 3).
+ */
+const struct rd_bad_attr *rd_last_bad_attr(void)
+{
+	return &bad_attr;
+}
+
+/**
  * rd_perror() - report why the last rd_talk() failed
  *
  * The kernel's own message comes first, verbatim, then the errno text.
@@ -261,7 +351,9 @@ void rd_perror(void)
 {
 	const char *hint = errno == EPERM ? " (needs CAP_NET_ADMIN)" : "";
 
-	if (extack_msg[0])
+	if (no_family)
+		pr_err("the rocect netlink family is not available: load the module (modprobe nf_conntrack_roce)");
+	else if (extack_msg[0])
 		pr_err("%s: %s%s", extack_msg, strerror(errno), hint);
 	else
 		pr_err("%s%s", strerror(errno), hint);

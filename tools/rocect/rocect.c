@@ -3,7 +3,7 @@
  * rocect: query and steer nf_conntrack_roce through its generic netlink
  * family. Object-verb syntax in the style of iproute2's rdma and ip:
  *
- *   rocect [ OPTIONS ] { qp | stats | config | monitor | help } [ COMMAND ]
+ *   rocect [ OPTIONS ] { qp | conn | stats | config | monitor | save | restore | metrics | help } [ COMMAND ]
  */
 #define _GNU_SOURCE	/* setns() */
 #include <errno.h>
@@ -62,11 +62,12 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"Usage: rocect [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"       rocect [ -j [ -p ] ] -b FILE\n"
+		"       rocect [ -j | -p ] [ -force ] -b FILE\n"
 		"       rocect save\n"
-		"where  OBJECT := { qp | conn | stats | config | monitor }\n"
+		"       rocect restore FILE\n"
+		"where  OBJECT := { qp | conn | stats | config | monitor | metrics }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -b[atch] FILE |\n"
-		"                    -V[ersion] | -h[elp] }\n"
+		"                    -f[orce] | -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
 }
 
@@ -80,6 +81,8 @@ static const struct {
 	{ "config", cmd_config },
 	{ "monitor", cmd_monitor },
 	{ "save", cmd_save },
+	{ "metrics", cmd_metrics },
+	{ "restore", cmd_restore },
 };
 
 static int find_object(const char *name)
@@ -110,18 +113,36 @@ static int run(struct rd *rd)
 	return objects[i].func(rd);
 }
 
-/* -b FILE: one command per line, all on one socket; stops at an error. */
-static int run_batch(struct rd *rd, const char *file)
+/**
+ * rd_run_words() - run one command given as words, as a line of -b does
+ * @rd: the invocation
+ * @argc: number of words
+ * @argv: the words, from the object on ("qp", "add", ...)
+ *
+ * Return: the command's exit status.
+ */
+int rd_run_words(struct rd *rd, int argc, char **argv)
+{
+	rd->argc = argc;
+	rd->argv = argv;
+	return run(rd);
+}
+
+/*
+ * -b FILE: one command per line, all on one socket; stops at an error,
+ * unless @force (then the status says whether any failed).
+ */
+static int run_batch(struct rd *rd, const char *file, bool force)
 {
 	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	char line[1024], *words[64], *save, *w;
-	int lineno = 0, n, ret = 0;
+	int lineno = 0, n, ret = 0, failed = 0;
 
 	if (!in) {
 		pr_err("%s: %s", file, strerror(errno));
 		return 1;
 	}
-	while (!ret && fgets(line, sizeof(line), in)) {
+	while ((force || !failed) && fgets(line, sizeof(line), in)) {
 		lineno++;
 		n = 0;
 		for (w = strtok_r(line, " \t\r\n", &save); w && n < 64;
@@ -131,18 +152,20 @@ static int run_batch(struct rd *rd, const char *file)
 			continue;
 		if (!strcmp(words[0], "monitor")) {
 			pr_err("%s:%d: monitor cannot run in a batch", file, lineno);
-			ret = 1;
-			break;
+			failed = 1;
+			continue;
 		}
 		rd->argc = n;
 		rd->argv = words;
 		ret = run(rd);
-		if (ret)
+		if (ret) {
 			pr_err("%s:%d: command failed", file, lineno);
+			failed = 1;
+		}
 	}
 	if (in != stdin)
 		fclose(in);
-	return ret;
+	return failed;
 }
 
 int main(int argc, char **argv)
@@ -151,6 +174,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "netns", required_argument, NULL, 'n' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -158,9 +182,11 @@ int main(int argc, char **argv)
 	};
 	struct rd rd = { 0 };
 	const char *batch_file = NULL;
+	bool force = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+jpb:n:Vh", opts, NULL)) != -1) {
+	/* As iproute2: -json, -pretty and their prefixes, as well as -j. */
+	while ((opt = getopt_long_only(argc, argv, "+jpb:fn:Vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			rd.json = true;
@@ -171,9 +197,13 @@ int main(int argc, char **argv)
 		case 'b':
 			batch_file = optarg;
 			break;
+		case 'f':
+			force = true;
+			break;
 		case 'n':
 			if (enter_netns(optarg))
 				return 1;
+			rd.netns = optarg;
 			break;
 		case 'V':
 			print_version();
@@ -186,10 +216,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (rd.pretty && !rd.json) {
-		pr_err("-p needs -j");
-		return 1;
-	}
+	/* Only JSON has a pretty form: -p asks for it. */
+	if (rd.pretty)
+		rd.json = true;
 	rd.argc = argc - optind;
 	rd.argv = argv + optind;
 	/* Help and unknown objects need no module. */
@@ -200,7 +229,7 @@ int main(int argc, char **argv)
 		rd_nl_close(&rd);
 		return 1;
 	}
-	ret = batch_file ? run_batch(&rd, batch_file) : run(&rd);
+	ret = batch_file ? run_batch(&rd, batch_file, force) : run(&rd);
 	rd_nl_close(&rd);
 	return ret;
 }

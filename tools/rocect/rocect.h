@@ -18,6 +18,7 @@
  * @json: -j, print JSON
  * @pretty: -p, indent JSON
  * @nl: the generic netlink socket
+ * @netns: -n, the network namespace's name, or NULL
  * @family: the rocect family's ID
  * @mcgrp_events: the events multicast group's ID
  * @seq: sequence number of the last request
@@ -29,6 +30,7 @@ struct rd {
 	bool json;
 	bool pretty;
 	struct mnl_socket *nl;
+	const char *netns;
 	uint16_t family;
 	uint32_t mcgrp_events;
 	uint32_t seq;
@@ -95,6 +97,21 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int rd_nl_open(struct rd *rd);
 void rd_nl_close(struct rd *rd);
 struct nlmsghdr *rd_msg(struct rd *rd, uint8_t cmd, uint16_t flags);
+/**
+ * struct rd_bad_attr - what the kernel's extended ACK says of a refusal
+ * @type: the request's attribute it points at, or 0
+ * @has_range: bit 0: @min is known, bit 1: @max is known
+ * @min: the smallest value the attribute's policy allows
+ * @max: the largest
+ */
+struct rd_bad_attr {
+	int type;
+	int has_range;
+	uint64_t min, max;
+};
+
+const struct rd_bad_attr *rd_last_bad_attr(void);
+int rd_need_family(struct rd *rd);
 int rd_talk(struct rd *rd, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 int rd_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb, int max);
 void rd_perror(void);
@@ -114,6 +131,10 @@ int cmd_monitor(struct rd *rd);
 json_object *qp_to_json(const struct nlmsghdr *nlh);
 int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
+int stats_collect(struct rd *rd, json_object *o);
+int cmd_metrics(struct rd *rd);
+int cmd_restore(struct rd *rd);
+int rd_run_words(struct rd *rd, int argc, char **argv);
 int cmd_save(struct rd *rd);
 extern const char *const qp_columns[];
 extern const char *const qp_states[];

@@ -6,8 +6,10 @@
  *   rocect save >/etc/rocect/saved && rocect -b /etc/rocect/saved
  *
  * Learned, inferred and recovered entries are not saved: traffic makes them
- * again.
+ * again. A managed entry bound to its sender's interface is saved with it
+ * ("dev"), so that it is restored bound.
  */
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +17,9 @@
 
 static void put_entry(json_object *e)
 {
+	char name[IF_NAMESIZE];
 	json_object *v;
+	int64_t iif;
 
 	printf("qp add");
 	if (json_object_object_get_ex(e, "zone", &v) && json_object_get_int(v))
@@ -27,7 +31,16 @@ static void put_entry(json_object *e)
 	json_object_object_get_ex(e, "dqpn", &v);
 	printf(" dqpn 0x%06x", (unsigned int)json_object_get_int64(v));
 	json_object_object_get_ex(e, "sqpn", &v);
-	printf(" sqpn 0x%06x\n", (unsigned int)json_object_get_int64(v));
+	printf(" sqpn 0x%06x", (unsigned int)json_object_get_int64(v));
+	/* A bound entry is restored bound (an interface gone: unbound). */
+	if (json_object_object_get_ex(e, "iif", &v)) {
+		iif = json_object_get_int64(v);
+		if (!iif)
+			printf(" dev lo");
+		else if (if_indextoname(iif, name))
+			printf(" dev %s", name);
+	}
+	printf("\n");
 }
 
 /**

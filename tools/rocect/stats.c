@@ -140,6 +140,22 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /**
+ * stats_collect() - the namespace's counters
+ * @rd: the invocation
+ * @o: a JSON object that gets the keys of `rocect -j stats`
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int stats_collect(struct rd *rd, json_object *o)
+{
+	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_GET, 0), stats_cb, o)) {
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
+/**
  * cmd_stats() - the "stats" object
  * @rd: the invocation, positioned after "stats"
  *

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocect metrics: the namespace's counters, entry counts and table limits
+ * in the Prometheus text exposition format, for node_exporter's textfile
+ * collector or any scraper that reads it:
+ *
+ *   rocect metrics >/var/lib/prometheus/node-exporter/rocect.prom.$$ &&
+ *   mv /var/lib/prometheus/node-exporter/rocect.prom.$$ \
+ *	/var/lib/prometheus/node-exporter/rocect.prom
+ *
+ * Every counter of "rocect stats" becomes rocect_<name>_total; the groups
+ * (class, malformed, cm) become one metric each with a label; qp-count and
+ * conn-count are gauges, as are the max-qps and max-conns settings. With
+ * -n NAME every sample carries netns="NAME".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rocect.h"
+
+/* What each counter of "rocect stats" counts (as the admin guide says). */
+static const struct {
+	const char *key;
+	const char *help;
+} helps[] = {
+	{ "packets", "Packets the helper inspected." },
+	{ "icrc-bad", "CM MADs whose ICRC did not match." },
+	{ "table-full", "QP entries refused for max-qps." },
+	{ "qp-created", "QP entries created." },
+	{ "qp-destroyed", "QP entries deleted, by any means." },
+	{ "qp-expired", "QP entries expired." },
+	{ "unknown-qp-dropped", "Packets to unknown QPs dropped by unknown-qp drop." },
+	{ "conn-created", "Connections tracked." },
+	{ "conn-destroyed", "Connections forgotten." },
+	{ "conn-expired", "Connections forgotten by timeout." },
+	{ "conn-full", "Connections refused for max-conns." },
+	{ "cm-unmatched", "CM messages of no known connection." },
+	{ "cm-unexpected", "CM messages out of order." },
+	{ "qp-conflict", "Learned entries not linked: their key was taken." },
+	{ "expect-created", "Conntrack expectations set up." },
+	{ "expect-failed", "Conntrack expectations refused by conntrack." },
+	{ "ce", "CE-marked data packets of tracked QPs." },
+	{ "cnp-sent", "CNPs sent." },
+	{ "cnp-interval", "CNPs not sent: within cnp-interval-us of the last." },
+	{ "cnp-capped", "CNPs not sent: over cnp-max-rate." },
+	{ "cnp-no-route", "CNPs not sent: no route to the sender." },
+	{ "cnp-unknown-qp", "CE-marked packets of unknown QPs: no CNP." },
+	{ "conn-evicted", "Finished or half-open connections evicted for new ones." },
+	{ "cm-spoofed", "CM MADs ignored: they failed rp-check." },
+	{ "gso", "GRO super-packets seen." },
+	{ "drop-malformed", "Malformed packets dropped." },
+	{ "drop-unknown-opcode", "Packets with reserved or vendor opcodes dropped." },
+	{ "drop-icrc", "CM MADs with a bad ICRC dropped." },
+	{ "drop-spoofed", "CM MADs that failed rp-check dropped." },
+	{ "drop-gso", "GRO super-packets dropped." },
+	{ "cnp-tx-dropped", "CNPs the transmit path dropped." },
+	{ "qp-inferred", "QP entries inferred from traffic (learn on)." },
+	{ "learn-ambiguous", "Responses whose PSN agreed with requests to several QPs." },
+	{ "learn-evicted", "Host pairs' learning records taken over." },
+	{ "flow-adopted", "Conntracks injected by conntrackd and adopted." },
+	{ "qp-recovered", "QP entries recovered from traffic after a failover." },
+	{ "expect-kept", "Conntrack expectations not set up: one in place serves." },
+	{ "conn-source-full", "Connections refused: their source held its source-share." },
+	{ "wrong-iface", "Data of a known QP from another interface than its sender's." },
+	{ "wrong-sport", "Data of a known QP from another UDP source port or kind." },
+	{ "cnp-forged", "CNPs not from the interface of the peer they name." },
+	{ "qp-source-full", "QP entries not inferred: their source held its source-share." },
+	{ "wrong-psn", "RC and UC data with a PSN outside its sender's window." },
+	{ "wrong-qkey", "UD data with another Q_Key than its QP takes." },
+};
+
+/* The groups of "rocect -j stats": one metric each, its label the name. */
+static const struct {
+	const char *key, *metric, *label, *help;
+} groups[] = {
+	{ "class", "rocect_class_packets_total", "class", "Packets per class." },
+	{ "malformed", "rocect_malformed_packets_total", "reason",
+	  "Malformed packets per reason." },
+	{ "cm", "rocect_cm_mads_total", "attribute", "CM MADs per attribute." },
+};
+
+/* Gauges: present entries from the counters, limits from the settings. */
+static const struct {
+	const char *key, *metric, *help;
+	bool setting;
+} gauges[] = {
+	{ "qp-count", "rocect_qp_entries", "QP entries present.", false },
+	{ "conn-count", "rocect_conn_entries", "Connections tracked now.", false },
+	{ "max-qps", "rocect_max_qps", "The max-qps setting.", true },
+	{ "max-conns", "rocect_max_conns", "The max-conns setting.", true },
+};
+
+static const char *help_of(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(helps); i++)
+		if (!strcmp(helps[i].key, key))
+			return helps[i].help;
+	return "A counter of rocect stats (see rocect(8)).";
+}
+
+/* "cnp-sent" -> "cnp_sent": metric names take no dashes. */
+static void metric_name(char *buf, size_t len, const char *key)
+{
+	size_t i;
+
+	for (i = 0; key[i] && i + 1 < len; i++)
+		buf[i] = key[i] == '-' ? '_' : key[i];
+	buf[i] = 0;
+}
+
+/* A label's value: backslash, double quote and newline escaped. */
+static void put_label_value(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			putchar('\\');
+		if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+/* One sample: NAME{LABELS} VALUE, the netns label first if any. */
+static void sample(const struct rd *rd, const char *metric, const char *label,
+		   const char *value_of_label, int64_t v)
+{
+	const char *sep = rd->netns && label ? "," : "";
+
+	printf("%s", metric);
+	if (rd->netns || label)
+		printf("{");
+	if (rd->netns) {
+		printf("netns=\"");
+		put_label_value(rd->netns);
+		printf("\"");
+	}
+	if (label) {
+		printf("%s%s=\"", sep, label);
+		put_label_value(value_of_label);
+		printf("\"");
+	}
+	if (rd->netns || label)
+		printf("}");
+	printf(" %lld\n", (long long)v);
+}
+
+static bool is_gauge_or_group(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gauges); i++)
+		if (!strcmp(gauges[i].key, key))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		if (!strcmp(groups[i].key, key))
+			return true;
+	return false;
+}
+
+static void print_metrics(const struct rd *rd, json_object *stats,
+			  json_object *cfg)
+{
+	char name[96], metric[128];
+	json_object *v;
+	unsigned int i;
+
+	json_object_object_foreach(stats, key, val) {
+		if (is_gauge_or_group(key))
+			continue;
+		metric_name(name, sizeof(name), key);
+		snprintf(metric, sizeof(metric), "rocect_%s_total", name);
+		printf("# HELP %s %s\n# TYPE %s counter\n", metric,
+		       help_of(key), metric);
+		sample(rd, metric, NULL, NULL, json_object_get_int64(val));
+	}
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		if (!json_object_object_get_ex(stats, groups[i].key, &v))
+			continue;
+		printf("# HELP %s %s\n# TYPE %s counter\n", groups[i].metric,
+		       groups[i].help, groups[i].metric);
+		json_object_object_foreach(v, k, n)
+			sample(rd, groups[i].metric, groups[i].label, k,
+			       json_object_get_int64(n));
+	}
+	for (i = 0; i < ARRAY_SIZE(gauges); i++) {
+		if (!json_object_object_get_ex(gauges[i].setting ? cfg : stats,
+					       gauges[i].key, &v))
+			continue;
+		printf("# HELP %s %s\n# TYPE %s gauge\n", gauges[i].metric,
+		       gauges[i].help, gauges[i].metric);
+		sample(rd, gauges[i].metric, NULL, NULL, json_object_get_int64(v));
+	}
+}
+
+/**
+ * cmd_metrics() - the "metrics" object
+ * @rd: the invocation, positioned after "metrics"
+ *
+ * Return: the exit status.
+ */
+int cmd_metrics(struct rd *rd)
+{
+	json_object *stats, *cfg;
+	int ret = 1;
+
+	if (rd_is(rd, "help")) {
+		fprintf(stderr, "Usage: rocect [ -n NAME ] metrics\n"
+			"Counters and gauges in the Prometheus text format.\n");
+		return 0;
+	}
+	if (!rd_no_arg(rd)) {
+		pr_err("metrics takes no arguments; try 'rocect metrics help'");
+		return 1;
+	}
+	stats = json_object_new_object();
+	cfg = json_object_new_object();
+	if (!stats_collect(rd, stats) && !config_collect(rd, cfg)) {
+		print_metrics(rd, stats, cfg);
+		ret = fflush(stdout) ? 1 : 0;
+	}
+	json_object_put(stats);
+	json_object_put(cfg);
+	return ret;
+}
