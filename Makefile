@@ -5,8 +5,9 @@
 #   make               the module for $(KVER) and the userspace programs
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
-#   make check         lint, unit tests, oracles, fuzz smoke, install and DKMS,
-#                      guest kselftests, Soft-RoCE end to end
+#   make check         lint, arm64 cross-build, unit tests, oracles, fuzz
+#                      smoke, install and DKMS, guest kselftests, Soft-RoCE
+#                      end to end
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: instructions per call (callgrind), wire
@@ -15,7 +16,7 @@
 #   make check-debug   the kselftests and the end to end on that kernel only
 #   make check-debug-subset  only its tests of hostile input, churn, limits
 #   make install | uninstall | dkms-install | dkms-uninstall  (as root)
-#   make lint | unit | oracles | fuzz | vmtest | e2e | deps | clean
+#   make lint | cross | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
 
@@ -46,7 +47,7 @@ VERSION := $(shell $(TOP)/scripts/version.sh)
 # What the module's Kbuild is given by developer builds.
 KBUILD_VARS := ROCECT_WERROR=y ROCECT_VERSION=$(VERSION)
 
-.PHONY: all module modules tools deps check lint unit oracles fuzz vmtest \
+.PHONY: all module modules tools deps check lint cross unit oracles fuzz vmtest \
 	e2e demo bench clean debug-kernel check-debug check-debug-subset \
 	install uninstall \
 	dkms-install dkms-uninstall FORCE
@@ -202,6 +203,9 @@ fuzz: $(BUILD)/bin/fuzz_parse $(BUILD)/bin/make_seeds
 
 lint: modules
 	BUILD=$(BUILD) $(TOP)/scripts/lint.sh $(KVERS)
+
+cross:
+	BUILD=$(BUILD) $(TOP)/scripts/cross-arm64.sh
 
 vmtest: modules tools
 	BUILD=$(BUILD) $(TOP)/tools/vm/run_vm_tests.sh $(if $(T),-t "$(T)") $(KVERS)

@@ -499,8 +499,10 @@ static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * Into *@iif where a new entry's sender's packets will arrive, as
  * rocect_arrival() sees it, if the request names an interface (else
  * %ROCECT_IIF_UNBOUND): 0 or loopback for this host, else a device of
- * the namespace that packets come in on (a bridge's port, a VRF's
- * enslaved interface), though it may go away later, as a bound one may.
+ * the namespace that packets come in on: a VRF's enslaved interface, not
+ * the VRF; a bridge's port for bridged packets, the bridge for those it
+ * routes (as rocect_save writes what the entry was bound to). It may go
+ * away later, as a bound one may.
  */
 static int new_qp_iif(struct genl_info *info, int *iif)
 {
@@ -519,10 +521,6 @@ static int new_qp_iif(struct genl_info *info, int *iif)
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a, "no such interface");
 		err = -ENODEV;
-	} else if (netif_is_bridge_master(dev)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "a bridge: name the port its packets come in on");
-		err = -EINVAL;
 	} else if (netif_is_l3_master(dev)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "a VRF: name the interface its packets come in on");

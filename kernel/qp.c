@@ -229,7 +229,7 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 			NL_SET_ERR_MSG(extack, "QP entry exists");
 		return err;
 	}
-	qp->linked = 1;
+	WRITE_ONCE(qp->linked, 1);
 	rn->qps.count++;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_CREATED);
@@ -250,7 +250,7 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
 
 	lockdep_assert_held(&rn->lock);
 	rhashtable_remove_fast(&rn->qps.ht, &qp->node, qp_params);
-	qp->linked = 0;
+	WRITE_ONCE(qp->linked, 0);
 	rn->qps.count--;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_DESTROYED);

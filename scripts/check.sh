@@ -6,8 +6,8 @@
 # one line "N passed, N failed". A stage that fails without reporting a
 # failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
 #
-#   check.sh [STAGE...]   (default: build lint unit oracles fuzz install vm
-#                          kselftest e2e; "debug", the debug-kernel tier,
+#   check.sh [STAGE...]   (default: build lint cross unit oracles fuzz install
+#                          vm kselftest e2e; "debug", the debug-kernel tier,
 #                          runs only when named)
 #
 # The debug tier (stage "debug") starts with the first stage and runs beside
@@ -127,7 +127,7 @@ stage()
 stages=("$@")
 debug_subset=${DEBUG_SUBSET:-}
 [ "${#stages[@]}" -gt 0 ] ||
-	stages=(build lint unit oracles fuzz install vm kselftest e2e)
+	stages=(build lint cross unit oracles fuzz install vm kselftest e2e)
 begin=$(date +%s)
 # The debug kernel takes long to build: start the tier now, so that its
 # build and then its guests overlap the other stages (whose guests often
@@ -142,6 +142,7 @@ for s in "${stages[@]}"; do
 	case $s in
 	build) stage build build_all ;;
 	lint) stage lint "$TOP/scripts/lint.sh" ;;
+	cross) stage cross "$TOP/scripts/cross-arm64.sh" ;;
 	unit) stage unit "$BUILD/bin/wire_test" ;;
 	oracles) stage oracles "$TOP/selftests/wire/run_oracles.sh" ;;
 	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;

@@ -18,7 +18,7 @@ PKGS=(
 	nftables conntrack conntrackd iproute2 iptables iputils-ping tcpdump tshark
 	python3 python3-scapy python3-yaml python3-prometheus-client
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
-	linux-source
+	linux-source gcc-aarch64-linux-gnu file
 	procps kmod psmisc util-linux jq ethtool dkms
 )
 

@@ -142,15 +142,17 @@ unit_cmd()
 }
 etc=$(mktemp -d)
 check "module loads" load_module
-check "a setting and a managed entry" sh -c "$ROCECT config set idle-timeout 99 &&
+check "a setting and a managed entry" sh -c "$ROCECT config set idle-timeout 99 cnp-clear-ce on &&
 	$ROCECT qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x17 sqpn 0x2a"
 check "saved as the unit's comment says" sh -c "$ROCECT save >$etc/saved"
+"$ROCECT" -j config show >"$etc/config.before"
 check "rocect.service saves nothing at stop" sh -c "test -z \"$(unit_cmd ExecStop)\""
 check "module unloads" unload_module
 check "rocect.service's ExecStartPre loads the module" sh -c "$(unit_cmd ExecStartPre)"
 check "rocect.service's ExecStart restores" sh -c "$(unit_cmd ExecStart)"
-check "... the setting is back" \
-	test "$("$ROCECT" -j config show | jq '."idle-timeout"')" -eq 99
+check "... the setting is back, with all the others" eval \
+	'test "$("$ROCECT" -j config show | jq ."\"idle-timeout\"")" -eq 99 &&
+	 cmp -s "$etc/config.before" <("$ROCECT" -j config show)'
 check "... the entry is back" \
 	test "$("$ROCECT" -j qp query 10.0.2.1 0x17 | jq '.[0].sqpn')" -eq 42
 check "restart: ExecStart again succeeds, one entry" eval \

@@ -339,7 +339,7 @@ check "save writes dev for bound entries, none for unbound" eval \
 	 grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000074 sqpn 0x000075 dev lo" "$pkts/saved" &&
 	 grep -qx "qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x000056 sqpn 0x000057" "$pkts/saved"'
 check "flush, then restore: bound before any packet" eval \
-	'on "$r" qp flush origin managed && on "$r" -b "$pkts/saved" &&
+	'on "$r" qp flush origin managed && on "$r" restore "$pkts/saved" &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x55 iif) $(entry 10.0.1.1 10.0.2.1 0x74 iif)" "$if0 0" &&
 	 is "$(entry 10.0.2.1 10.0.1.1 0x56 iif)" "null"'
 check "... m's packets in a's name dropped, rp-check off" eval \

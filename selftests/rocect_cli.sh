@@ -84,10 +84,10 @@ check "config set" $R config set max-qps 4 idle-timeout 60 unknown-qp drop
 check "config shows the new values" test \
 	"$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."unknown-qp"]')" = '[4,60,"drop"]'
 fails "config out of range: the setting and its range from the kernel's policy" \
-	"max-qps: out of range (1 to 16777216)" $R config set idle-timeout 60 max-qps 0
+	"max-qps: out of range (1 to 16777216)" $R config set idle-timeout 61 max-qps 0
 fails "... a one-byte setting too" "cnp-dscp: out of range (0 to 63)" \
 	$R config set cnp-dscp 64
-check "... nothing changed" test "$($R -j config | jq -c '."max-qps"')" = 4
+check "... nothing changed" test "$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."cnp-dscp"]')" = "[4,60,48]"
 fails "config unknown key" "unknown setting 'colour'" $R config set colour blue
 maxqps() { jq '."max-qps"'; }
 check "options as iproute2's: -json, -js" eval \
@@ -225,10 +225,26 @@ check "... 2 made (one new, one with another sqpn), 2 deleted, 1 left alone" \
 	test "$((c1 - c0)) $((d1 - d0))" = "2 2"
 check "... again: nothing changes" eval \
 	'$R restore "$tmp/want" && test "$(churn)" = "$c1 $d1"'
-printf 'qp add src 10.0.9.1 dst 10.0.9.2 dqpn 9 sqpn 9\nqp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x17\n' >"$tmp/bad"
-fails "restore refuses a file with other commands" "bad:2: restore takes config set and qp add lines only" \
+printf 'config set idle-timeout 99\nqp add src 10.0.9.1 dst 10.0.9.2 dqpn 9 sqpn 9\nqp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x17\n' >"$tmp/bad"
+fails "restore refuses a file with other commands" "bad:3: restore takes config set and qp add lines only" \
 	$R restore "$tmp/bad"
-check "... and changes nothing" test "$(churn)" = "$c1 $d1"
+check "... and changes nothing" eval \
+	'test "$(churn) $($R -j config | jq ."\"idle-timeout\"")" = "$c1 $d1 88"'
+: >"$tmp/empty"
+fails "restore refuses a file without a config set line (an empty save)" \
+	"no config set line" $R restore "$tmp/empty"
+check "... and deletes nothing" test "$($R -j qp show | jq length)" -eq 3
+sed 's/ dev lo$/ dev nosuch9/' "$tmp/want" >"$tmp/nodev"
+out=$($R restore "$tmp/nodev" 2>&1)
+[ $? -eq 0 ] && grep -q "no interface 'nosuch9': restored unbound" <<<"$out"
+log_test $? "restore with an interface that is gone: warns, succeeds"
+check "... the entry stays, as bound as it was" \
+	test "$($R -j qp show dst 10.0.5.2 | jq -c 'map([.dqpn, .iif])')" = "[[5,0]]"
+$R save >"$tmp/full"
+check "save, flush, restore: every setting and entry as before" eval \
+	'$R -j config >"$tmp/cfg.a" && entries >"$tmp/qp.a" && $R qp flush &&
+	 $R config set cnp on cnp-dscp 10 cnp-clear-ce on && $R restore "$tmp/full" &&
+	 cmp -s "$tmp/cfg.a" <($R -j config) && cmp -s "$tmp/qp.a" <(entries)'
 $R qp flush
 
 # -b stops at the first failure; -force runs on and still fails.

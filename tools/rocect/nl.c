@@ -78,7 +78,8 @@ int rd_nl_open(struct rd *rd)
 	struct genlmsghdr *g;
 	int one = 1;
 
-	rd->buf = malloc(MNL_SOCKET_BUFFER_SIZE);
+	/* Zeroed: attribute padding goes out as it is. */
+	rd->buf = calloc(1, MNL_SOCKET_BUFFER_SIZE);
 	rd->nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!rd->buf || !rd->nl || mnl_socket_bind(rd->nl, 0, MNL_SOCKET_AUTOPID)) {
 		pr_err("cannot open a generic netlink socket: %s", strerror(errno));

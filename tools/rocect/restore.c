@@ -7,6 +7,12 @@
  * (another source QP, another interface) are made again, the others are
  * left alone with their counters and binding. So a unit can run it at
  * start, restart and reload alike.
+ *
+ * A file it cannot read as save's output is refused before anything
+ * changes, as is one without a "config set" line (an empty or failed save
+ * would otherwise delete every managed entry). A saved interface that does
+ * not exist (yet, at boot) is left out with a warning: the entry is
+ * restored unbound, as save writes an entry whose interface is gone.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,7 +23,10 @@
 
 #include "rocect.h"
 
-#define MAX_WORDS	32
+/* "qp add" and six key-value pairs; "config set" and every setting. */
+#define QP_WORDS		14
+#define CONFIG_WORDS		64
+#define MAX_CONFIG_LINES	8
 
 /* One "qp add" line of the file. */
 struct wanted {
@@ -26,17 +35,15 @@ struct wanted {
 	int iif;		/* -1: the line names no interface */
 	bool present;		/* an entry with this key matches it */
 	int argc;
-	char *argv[MAX_WORDS];
+	char *argv[QP_WORDS];
 };
-
-#define MAX_CONFIG_LINES	8
 
 /* The file: its "qp add" lines, sorted by key, and its "config set" lines. */
 struct plan {
 	struct wanted *qps;
 	size_t n, cap;
 	int config_argc[MAX_CONFIG_LINES];
-	char *config_argv[MAX_CONFIG_LINES][MAX_WORDS];
+	char *config_argv[MAX_CONFIG_LINES][CONFIG_WORDS];
 	size_t nconfig;
 };
 
@@ -56,40 +63,49 @@ static int make_key(char *buf, size_t len, uint32_t zone, const char *src,
 	return 0;
 }
 
-/* A "qp add" line's words (after "qp add") into @w; -1 if malformed. */
-static int parse_add(struct wanted *w, int argc, char **argv)
+/*
+ * A "qp add" line's words (after "qp add") into @w: -1 if malformed. A
+ * "dev" that does not exist is dropped from the line, with a warning.
+ */
+static int parse_add(struct wanted *w, const char *where)
 {
-	const char *src = NULL, *dst = NULL;
-	uint32_t zone = 0, dqpn = 0, v;
-	bool has_dqpn = false, has_sqpn = false;
+	static const char *const keys[] = { "src", "dst", "zone", "dqpn",
+					    "sqpn", "dev" };
+	const char *val[ARRAY_SIZE(keys)] = { NULL };
+	uint32_t zone = 0, dqpn, v;
+	unsigned int k;
 	int i;
 
-	w->iif = -1;
-	for (i = 0; i + 1 < argc; i += 2) {
-		const char *k = argv[i], *val = argv[i + 1];
-
-		if (!strcmp(k, "src")) {
-			src = val;
-		} else if (!strcmp(k, "dst")) {
-			dst = val;
-		} else if (!strcmp(k, "zone") && !rd_u32(val, 0xffff, &zone)) {
-			continue;
-		} else if (!strcmp(k, "dqpn") && !rd_qpn(val, &dqpn)) {
-			has_dqpn = true;
-		} else if (!strcmp(k, "sqpn") && !rd_qpn(val, &v)) {
-			w->sqpn = v;
-			has_sqpn = true;
-		} else if (!strcmp(k, "dev")) {
-			/* As the kernel has it: loopback is this host, 0. */
-			v = if_nametoindex(val);
-			w->iif = !v ? -2 : !strcmp(val, "lo") ? 0 : (int)v;
-		} else {
+	if ((w->argc - 2) % 2)
+		return -1;
+	for (i = 2; i < w->argc; i += 2) {
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(w->argv[i], keys[k]); k++)
+			;
+		if (k == ARRAY_SIZE(keys) || val[k])
 			return -1;
+		val[k] = w->argv[i + 1];
+	}
+	if (!val[3] || !val[4] || rd_qpn(val[3], &dqpn) || rd_qpn(val[4], &v) ||
+	    (val[2] && rd_u32(val[2], 0xffff, &zone)))
+		return -1;
+	w->sqpn = v;
+	w->iif = -1;
+	if (val[5]) {
+		v = if_nametoindex(val[5]);
+		if (v) {
+			/* As the kernel has it: loopback is this host, 0. */
+			w->iif = !strcmp(val[5], "lo") ? 0 : (int)v;
+		} else {
+			fprintf(stderr, "rocect: %s: no interface '%s': restored unbound\n",
+				where, val[5]);
+			for (i = 2; w->argv[i + 1] != val[5]; i += 2)
+				;
+			memmove(&w->argv[i], &w->argv[i + 2],
+				(w->argc - i - 2) * sizeof(*w->argv));
+			w->argc -= 2;
 		}
 	}
-	if (i != argc || !has_dqpn || !has_sqpn)
-		return -1;
-	return make_key(w->key, sizeof(w->key), zone, src, dst, dqpn);
+	return make_key(w->key, sizeof(w->key), zone, val[0], val[1], dqpn);
 }
 
 static int by_key(const void *a, const void *b)
@@ -98,90 +114,134 @@ static int by_key(const void *a, const void *b)
 		      ((const struct wanted *)b)->key);
 }
 
-/* Read @file into @p; -1 after saying which line is wrong. */
+/* Split @line into at most @max words: their number, or -1 if more. */
+static int split(char *line, char **words, int max)
+{
+	char *save, *w;
+	int n = 0;
+
+	for (w = strtok_r(line, " \t\r\n", &save); w;
+	     w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == max)
+			return -1;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* One line of the file into @p; -1 after saying what is wrong with it. */
+static int plan_line(struct plan *p, char *line, const char *where)
+{
+	char *words[CONFIG_WORDS];
+	struct wanted *q;
+	int n;
+
+	n = split(line, words, CONFIG_WORDS);
+	if (n < 0) {
+		pr_err("%s: more than %d words", where, CONFIG_WORDS);
+		return -1;
+	}
+	if (!n || words[0][0] == '#')
+		return 0;
+	if (n >= 3 && !strcmp(words[0], "config") && !strcmp(words[1], "set")) {
+		if (p->nconfig == MAX_CONFIG_LINES) {
+			pr_err("%s: more than %d config set lines", where,
+			       MAX_CONFIG_LINES);
+			return -1;
+		}
+		p->config_argc[p->nconfig] = n;
+		memcpy(p->config_argv[p->nconfig++], words, n * sizeof(*words));
+		return 0;
+	}
+	if (n < 2 || strcmp(words[0], "qp") || strcmp(words[1], "add")) {
+		pr_err("%s: restore takes config set and qp add lines only", where);
+		return -1;
+	}
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct wanted *qps = realloc(p->qps, cap * sizeof(*qps));
+
+		if (!qps) {
+			pr_err("%s: out of memory", where);
+			return -1;
+		}
+		p->qps = qps;
+		p->cap = cap;
+	}
+	q = &p->qps[p->n];
+	memset(q, 0, sizeof(*q));
+	if (n > QP_WORDS) {
+		pr_err("%s: not a qp add line as rocect save writes", where);
+		return -1;
+	}
+	q->argc = n;
+	memcpy(q->argv, words, n * sizeof(*words));
+	if (parse_add(q, where)) {
+		pr_err("%s: not a qp add line as rocect save writes", where);
+		return -1;
+	}
+	p->n++;
+	return 0;
+}
+
+/*
+ * Read @file into @p, its lines kept in *@lines (the words point into
+ * them); -1 after saying which line is wrong.
+ */
 static int read_plan(const char *file, struct plan *p, char ***lines,
 		     size_t *nlines)
 {
 	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char buf[1024], *words[MAX_WORDS], *save, *w, *copy;
-	int lineno = 0, n, ret = 0;
+	char where[300], *line = NULL, **grown;
+	size_t cap = 0;
+	int lineno = 0, ret = 0;
 
 	if (!in) {
 		pr_err("%s: %s", file, strerror(errno));
 		return -1;
 	}
-	while (!ret && fgets(buf, sizeof(buf), in)) {
-		lineno++;
-		copy = strdup(buf);
-		*lines = realloc(*lines, (*nlines + 1) * sizeof(**lines));
-		(*lines)[(*nlines)++] = copy;
-		n = 0;
-		for (w = strtok_r(copy, " \t\r\n", &save); w && n < MAX_WORDS;
-		     w = strtok_r(NULL, " \t\r\n", &save))
-			words[n++] = w;
-		if (!n || words[0][0] == '#')
-			continue;
-		if (n >= 3 && !strcmp(words[0], "config") &&
-		    !strcmp(words[1], "set")) {
-			if (p->nconfig == MAX_CONFIG_LINES) {
-				pr_err("%s:%d: more than %d config set lines",
-				       file, lineno, MAX_CONFIG_LINES);
-				ret = -1;
-				continue;
-			}
-			p->config_argc[p->nconfig] = n;
-			memcpy(p->config_argv[p->nconfig++], words,
-			       n * sizeof(*words));
-			continue;
+	while (!ret && getline(&line, &cap, in) >= 0) {
+		grown = realloc(*lines, (*nlines + 1) * sizeof(**lines));
+		if (!grown) {
+			ret = -1;
+			break;
 		}
-		if (n >= 2 && !strcmp(words[0], "qp") && !strcmp(words[1], "add")) {
-			struct wanted *q;
-
-			if (p->n == p->cap) {
-				p->cap = p->cap ? 2 * p->cap : 64;
-				p->qps = realloc(p->qps, p->cap * sizeof(*p->qps));
-			}
-			q = &p->qps[p->n];
-			memset(q, 0, sizeof(*q));
-			q->argc = n;
-			memcpy(q->argv, words, n * sizeof(*words));
-			if (parse_add(q, n - 2, words + 2)) {
-				pr_err("%s:%d: not a qp add line as rocect save writes",
-				       file, lineno);
-				ret = -1;
-			} else if (q->iif == -2) {
-				pr_err("%s:%d: no such interface", file, lineno);
-				ret = -1;
-			}
-			p->n++;
-			continue;
-		}
-		pr_err("%s:%d: restore takes config set and qp add lines only",
-		       file, lineno);
-		ret = -1;
+		*lines = grown;
+		(*lines)[(*nlines)++] = line;
+		snprintf(where, sizeof(where), "%s:%d", file, ++lineno);
+		ret = plan_line(p, line, where);
+		line = NULL;
+		cap = 0;
 	}
+	free(line);
 	if (in != stdin)
 		fclose(in);
+	if (!ret && !p->nconfig) {
+		pr_err("%s: no config set line: not a file rocect save wrote", file);
+		ret = -1;
+	}
 	return ret;
 }
 
 /* Delete the entry of @row: "qp del zone Z src S dst D dqpn Q". */
 static int delete_row(struct rd *rd, json_object *row)
 {
-	char zone[16], dqpn[16], src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
-	char *argv[] = { "qp", "del", "zone", zone, "src", src, "dst", dst,
-			 "dqpn", dqpn };
-	json_object *v;
+	json_object *zone, *src, *dst, *dqpn;
+	char line[160], *argv[10], *save, *w;
+	int n = 0;
 
-	json_object_object_get_ex(row, "zone", &v);
-	snprintf(zone, sizeof(zone), "%d", json_object_get_int(v));
-	json_object_object_get_ex(row, "src", &v);
-	snprintf(src, sizeof(src), "%s", json_object_get_string(v));
-	json_object_object_get_ex(row, "dst", &v);
-	snprintf(dst, sizeof(dst), "%s", json_object_get_string(v));
-	json_object_object_get_ex(row, "dqpn", &v);
-	snprintf(dqpn, sizeof(dqpn), "%lld", (long long)json_object_get_int64(v));
-	return rd_run_words(rd, ARRAY_SIZE(argv), argv);
+	json_object_object_get_ex(row, "zone", &zone);
+	json_object_object_get_ex(row, "src", &src);
+	json_object_object_get_ex(row, "dst", &dst);
+	json_object_object_get_ex(row, "dqpn", &dqpn);
+	snprintf(line, sizeof(line), "qp del zone %d src %s dst %s dqpn %lld",
+		 json_object_get_int(zone), json_object_get_string(src),
+		 json_object_get_string(dst),
+		 (long long)json_object_get_int64(dqpn));
+	for (w = strtok_r(line, " ", &save); w && n < (int)ARRAY_SIZE(argv);
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	return rd_run_words(rd, n, argv);
 }
 
 /* Does @row match a line of @p? Then mark it present; else delete it. */
@@ -228,7 +288,8 @@ int cmd_restore(struct rd *rd)
 	int ret = 1;
 
 	if (!file || !strcmp(file, "help") || !rd_no_arg(rd)) {
-		fprintf(stderr, "Usage: rocect restore FILE (as rocect save writes it; - for stdin)\n");
+		fprintf(stderr, "Usage: rocect restore FILE\n"
+			"FILE as rocect save writes it; - for standard input\n");
 		return file && !strcmp(file, "help") ? 0 : 1;
 	}
 	if (read_plan(file, &p, &lines, &nlines))
@@ -240,13 +301,13 @@ int cmd_restore(struct rd *rd)
 			goto out;
 		}
 	}
-	ret = 0;
+	/* Settings first; if they fail, no entry changes. */
 	for (i = 0; i < p.nconfig; i++)
-		ret |= rd_run_words(rd, p.config_argc[i], p.config_argv[i]);
-	if (qp_dump_managed(rd, &rows)) {
-		ret = 1;
+		if (rd_run_words(rd, p.config_argc[i], p.config_argv[i]))
+			goto out;
+	if (qp_dump_managed(rd, &rows))
 		goto out;
-	}
+	ret = 0;
 	/* Deletions first: they make room under max-qps. */
 	for (i = 0; i < json_object_array_length(rows); i++)
 		ret |= reconcile_row(rd, &p, json_object_array_get_idx(rows, i));

@@ -3,7 +3,8 @@
  * rocect: query and steer nf_conntrack_roce through its generic netlink
  * family. Object-verb syntax in the style of iproute2's rdma and ip:
  *
- *   rocect [ OPTIONS ] { qp | conn | stats | config | monitor | save | restore | metrics | help } [ COMMAND ]
+ *   rocect [ OPTIONS ] { qp | conn | stats | config | monitor | save | restore |
+ *                        metrics | help } [ COMMAND ]
  */
 #define _GNU_SOURCE	/* setns() */
 #include <errno.h>
@@ -135,19 +136,26 @@ int rd_run_words(struct rd *rd, int argc, char **argv)
 static int run_batch(struct rd *rd, const char *file, bool force)
 {
 	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char line[1024], *words[64], *save, *w;
+	char *line = NULL, *words[64], *save, *w;
 	int lineno = 0, n, ret = 0, failed = 0;
+	size_t cap = 0;
 
 	if (!in) {
 		pr_err("%s: %s", file, strerror(errno));
 		return 1;
 	}
-	while ((force || !failed) && fgets(line, sizeof(line), in)) {
+	while ((force || !failed) && getline(&line, &cap, in) >= 0) {
 		lineno++;
 		n = 0;
-		for (w = strtok_r(line, " \t\r\n", &save); w && n < 64;
+		for (w = strtok_r(line, " \t\r\n", &save); w && n <= 64;
 		     w = strtok_r(NULL, " \t\r\n", &save))
-			words[n++] = w;
+			if (n++ < 64)
+				words[n - 1] = w;
+		if (n > 64) {
+			pr_err("%s:%d: more than 64 words", file, lineno);
+			failed = 1;
+			continue;
+		}
 		if (!n || words[0][0] == '#')
 			continue;
 		if (!strcmp(words[0], "monitor")) {
@@ -163,6 +171,7 @@ static int run_batch(struct rd *rd, const char *file, bool force)
 			failed = 1;
 		}
 	}
+	free(line);
 	if (in != stdin)
 		fclose(in);
 	return failed;
