@@ -162,8 +162,9 @@ def main():
         expect(values, n, op.get('value', i), 'operations')
     check_enum_order(enums, names, 'operations')
 
+    # Each row: attribute, name, then the counter's help.
     check_cli(spec, values, 'stats', CLI_STATS, r'\{\s*(ROCECT_A_STATS_\w+),'
-              r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
+              r'\s*"([^"]+)",', lambda a: a['type'] == 'u64')
     check_cli(spec, values, 'config', CLI_CONFIG, r'\{\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 

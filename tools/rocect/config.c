@@ -200,11 +200,7 @@ static int config_set(struct rd *rd)
  */
 int config_collect(struct rd *rd, json_object *o)
 {
-	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_CONFIG_GET, 0), config_cb, o)) {
-		rd_perror();
-		return 1;
-	}
-	return 0;
+	return rd_get(rd, ROCECT_CMD_CONFIG_GET, config_cb, o);
 }
 
 /**

@@ -18,57 +18,6 @@
 
 #include "rocect.h"
 
-/* What each counter of "rocect stats" counts (as the admin guide says). */
-static const struct {
-	const char *key;
-	const char *help;
-} helps[] = {
-	{ "packets", "Packets the helper inspected." },
-	{ "icrc-bad", "CM MADs whose ICRC did not match." },
-	{ "table-full", "QP entries refused for max-qps." },
-	{ "qp-created", "QP entries created." },
-	{ "qp-destroyed", "QP entries deleted, by any means." },
-	{ "qp-expired", "QP entries expired." },
-	{ "unknown-qp-dropped", "Packets to unknown QPs dropped by unknown-qp drop." },
-	{ "conn-created", "Connections tracked." },
-	{ "conn-destroyed", "Connections forgotten." },
-	{ "conn-expired", "Connections forgotten by timeout." },
-	{ "conn-full", "Connections refused for max-conns." },
-	{ "cm-unmatched", "CM messages of no known connection." },
-	{ "cm-unexpected", "CM messages out of order." },
-	{ "qp-conflict", "Learned entries not linked: their key was taken." },
-	{ "expect-created", "Conntrack expectations set up." },
-	{ "expect-failed", "Conntrack expectations refused by conntrack." },
-	{ "ce", "CE-marked data packets of tracked QPs." },
-	{ "cnp-sent", "CNPs sent." },
-	{ "cnp-interval", "CNPs not sent: within cnp-interval-us of the last." },
-	{ "cnp-capped", "CNPs not sent: over cnp-max-rate." },
-	{ "cnp-no-route", "CNPs not sent: no route to the sender." },
-	{ "cnp-unknown-qp", "CE-marked packets of unknown QPs: no CNP." },
-	{ "conn-evicted", "Finished or half-open connections evicted for new ones." },
-	{ "cm-spoofed", "CM MADs ignored: they failed rp-check." },
-	{ "gso", "GRO super-packets seen." },
-	{ "drop-malformed", "Malformed packets dropped." },
-	{ "drop-unknown-opcode", "Packets with reserved or vendor opcodes dropped." },
-	{ "drop-icrc", "CM MADs with a bad ICRC dropped." },
-	{ "drop-spoofed", "CM MADs that failed rp-check dropped." },
-	{ "drop-gso", "GRO super-packets dropped." },
-	{ "cnp-tx-dropped", "CNPs the transmit path dropped." },
-	{ "qp-inferred", "QP entries inferred from traffic (learn on)." },
-	{ "learn-ambiguous", "Responses whose PSN agreed with requests to several QPs." },
-	{ "learn-evicted", "Host pairs' learning records taken over." },
-	{ "flow-adopted", "Conntracks injected by conntrackd and adopted." },
-	{ "qp-recovered", "QP entries recovered from traffic after a failover." },
-	{ "expect-kept", "Conntrack expectations not set up: one in place serves." },
-	{ "conn-source-full", "Connections refused: their source held its source-share." },
-	{ "wrong-iface", "Data of a known QP from another interface than its sender's." },
-	{ "wrong-sport", "Data of a known QP from another UDP source port or kind." },
-	{ "cnp-forged", "CNPs not from the interface of the peer they name." },
-	{ "qp-source-full", "QP entries not inferred: their source held its source-share." },
-	{ "wrong-psn", "RC and UC data with a PSN outside its sender's window." },
-	{ "wrong-qkey", "UD data with another Q_Key than its QP takes." },
-};
-
 /* The groups of "rocect -j stats": one metric each, its label the name. */
 static const struct {
 	const char *key, *metric, *label, *help;
@@ -92,12 +41,7 @@ static const struct {
 
 static const char *help_of(const char *key)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(helps); i++)
-		if (!strcmp(helps[i].key, key))
-			return helps[i].help;
-	return "A counter of rocect stats (see rocect(8)).";
+	return stats_counter_help(key) ?: "A counter of rocect stats (see rocect(8)).";
 }
 
 /* "cnp-sent" -> "cnp_sent": metric names take no dashes. */

@@ -155,7 +155,6 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
 }
 
-/* An error or ACK: print the kernel's message, if any, and stop. */
 /* The request's attribute at @off, as NLMSGERR_ATTR_OFFS names it. */
 static void bad_attr_at(uint32_t off)
 {
@@ -185,6 +184,7 @@ static int policy_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* An error or ACK: keep the kernel's message and what it points at; stop. */
 static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);

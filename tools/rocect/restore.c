@@ -114,21 +114,6 @@ static int by_key(const void *a, const void *b)
 		      ((const struct wanted *)b)->key);
 }
 
-/* Split @line into at most @max words: their number, or -1 if more. */
-static int split(char *line, char **words, int max)
-{
-	char *save, *w;
-	int n = 0;
-
-	for (w = strtok_r(line, " \t\r\n", &save); w;
-	     w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (n == max)
-			return -1;
-		words[n++] = w;
-	}
-	return n;
-}
-
 /* One line of the file into @p; -1 after saying what is wrong with it. */
 static int plan_line(struct plan *p, char *line, const char *where)
 {
@@ -136,7 +121,7 @@ static int plan_line(struct plan *p, char *line, const char *where)
 	struct wanted *q;
 	int n;
 
-	n = split(line, words, CONFIG_WORDS);
+	n = rd_split(line, words, CONFIG_WORDS);
 	if (n < 0) {
 		pr_err("%s: more than %d words", where, CONFIG_WORDS);
 		return -1;
@@ -227,8 +212,7 @@ static int read_plan(const char *file, struct plan *p, char ***lines,
 static int delete_row(struct rd *rd, json_object *row)
 {
 	json_object *zone, *src, *dst, *dqpn;
-	char line[160], *argv[10], *save, *w;
-	int n = 0;
+	char line[160], *argv[10];
 
 	json_object_object_get_ex(row, "zone", &zone);
 	json_object_object_get_ex(row, "src", &src);
@@ -238,10 +222,7 @@ static int delete_row(struct rd *rd, json_object *row)
 		 json_object_get_int(zone), json_object_get_string(src),
 		 json_object_get_string(dst),
 		 (long long)json_object_get_int64(dqpn));
-	for (w = strtok_r(line, " ", &save); w && n < (int)ARRAY_SIZE(argv);
-	     w = strtok_r(NULL, " ", &save))
-		argv[n++] = w;
-	return rd_run_words(rd, n, argv);
+	return rd_run_words(rd, rd_split(line, argv, ARRAY_SIZE(argv)), argv);
 }
 
 /* Does @row match a line of @p? Then mark it present; else delete it. */

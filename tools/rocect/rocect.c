@@ -136,8 +136,8 @@ int rd_run_words(struct rd *rd, int argc, char **argv)
 static int run_batch(struct rd *rd, const char *file, bool force)
 {
 	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char *line = NULL, *words[64], *save, *w;
-	int lineno = 0, n, ret = 0, failed = 0;
+	char *line = NULL, *words[64];
+	int lineno = 0, n, failed = 0;
 	size_t cap = 0;
 
 	if (!in) {
@@ -146,13 +146,10 @@ static int run_batch(struct rd *rd, const char *file, bool force)
 	}
 	while ((force || !failed) && getline(&line, &cap, in) >= 0) {
 		lineno++;
-		n = 0;
-		for (w = strtok_r(line, " \t\r\n", &save); w && n <= 64;
-		     w = strtok_r(NULL, " \t\r\n", &save))
-			if (n++ < 64)
-				words[n - 1] = w;
-		if (n > 64) {
-			pr_err("%s:%d: more than 64 words", file, lineno);
+		n = rd_split(line, words, ARRAY_SIZE(words));
+		if (n < 0) {
+			pr_err("%s:%d: more than %zu words", file, lineno,
+			       ARRAY_SIZE(words));
 			failed = 1;
 			continue;
 		}
@@ -163,10 +160,7 @@ static int run_batch(struct rd *rd, const char *file, bool force)
 			failed = 1;
 			continue;
 		}
-		rd->argc = n;
-		rd->argv = words;
-		ret = run(rd);
-		if (ret) {
+		if (rd_run_words(rd, n, words)) {
 			pr_err("%s:%d: command failed", file, lineno);
 			failed = 1;
 		}

@@ -119,7 +119,9 @@ void rd_perror(void);
 /* Output */
 void rd_print_table(struct rd *rd, json_object *rows, const char *const *cols);
 void rd_print_object(struct rd *rd, json_object *obj);
+int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o);
 int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb);
+int rd_split(char *line, char **words, int max);
 
 /* Objects */
 int cmd_qp(struct rd *rd);
@@ -132,6 +134,7 @@ json_object *qp_to_json(const struct nlmsghdr *nlh);
 int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
+const char *stats_counter_help(const char *key);
 int cmd_metrics(struct rd *rd);
 int cmd_restore(struct rd *rd);
 int rd_run_words(struct rd *rd, int argc, char **argv);

@@ -220,6 +220,46 @@ static void print_text(json_object *o, const char *prefix)
 }
 
 /**
+ * rd_get() - fetch one object (stats, config) into a JSON object
+ * @rd: the invocation
+ * @cmd: the ROCECT_CMD_*_GET command
+ * @cb: turns the reply into keys of @o
+ * @o: the object
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o)
+{
+	if (rd_talk(rd, rd_msg(rd, cmd, 0), cb, o)) {
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * rd_split() - split a command line into words, in place
+ * @line: the line; its separators become NULs
+ * @words: where the words go
+ * @max: room in @words
+ *
+ * Return: the number of words, or -1 if there are more than @max.
+ */
+int rd_split(char *line, char **words, int max)
+{
+	char *save, *w;
+	int n = 0;
+
+	for (w = strtok_r(line, " \t\r\n", &save); w;
+	     w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == max)
+			return -1;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/**
  * rd_show() - fetch one object (stats, config) and print it
  * @rd: the invocation
  * @cmd: the ROCECT_CMD_*_GET command
@@ -230,16 +270,12 @@ static void print_text(json_object *o, const char *prefix)
 int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb)
 {
 	json_object *o = json_object_new_object();
-	int ret = 0;
+	int ret = rd_get(rd, cmd, cb, o);
 
-	if (rd_talk(rd, rd_msg(rd, cmd, 0), cb, o)) {
-		rd_perror();
-		ret = 1;
-	} else if (rd->json) {
+	if (!ret && rd->json)
 		rd_print_object(rd, o);
-	} else {
+	else if (!ret)
 		print_text(o, NULL);
-	}
 	json_object_put(o);
 	return ret;
 }
