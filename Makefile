@@ -6,8 +6,8 @@
 #   make KVER=<ver>    the same for a chosen installed kernel
 #   make modules       the module for every installed Debian kernel
 #   make check         lint, arm64 cross-build, unit tests, oracles, fuzz
-#                      smoke, install and DKMS, guest kselftests, Soft-RoCE
-#                      end to end
+#                      smoke, install, DKMS and Debian packages, guest
+#                      kselftests, Soft-RoCE end to end
 #   make demo          the main demonstration: real RDMA traffic through a
 #                      router with the helper, in three QEMU guests
 #   make bench         benchmarks: instructions per call (callgrind), wire
@@ -16,6 +16,7 @@
 #   make check-debug   the kselftests and the end to end on that kernel only
 #   make check-debug-subset  only its tests of hostile input, churn, limits
 #   make install | uninstall | dkms-install | dkms-uninstall  (as root)
+#   make deb           Debian packages rocect and rocect-dkms in build/deb
 #   make lint | cross | unit | oracles | fuzz | vmtest | e2e | deps | clean
 #
 # The kernel side is built by Kbuild (see ./Kbuild); this file drives it.
@@ -49,8 +50,8 @@ KBUILD_VARS := ROCECT_WERROR=y ROCECT_VERSION=$(VERSION)
 
 .PHONY: all module modules tools deps check lint cross unit oracles fuzz vmtest \
 	e2e demo bench clean debug-kernel check-debug check-debug-subset \
-	install uninstall \
-	dkms-install dkms-uninstall FORCE
+	install install-tools install-dkms-src uninstall \
+	dkms-install dkms-uninstall deb FORCE
 
 all: module tools
 
@@ -106,9 +107,9 @@ ROCECT_SRCS := $(wildcard $(TOP)/tools/rocect/*.c)
 $(BUILD)/bin/rocect: $(ROCECT_SRCS) $(wildcard $(TOP)/tools/rocect/*.h) $(BUILD)/version \
 		$(TOP)/kernel/wire.c $(WIRE_HDRS) $(TOP)/uapi/linux/rocect.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/uapi -DROCECT_VERSION='"$(VERSION)"' \
-		$(ROCECT_SRCS) $(TOP)/kernel/wire.c \
-		$(shell pkg-config --cflags --libs libmnl json-c) -o $@
+	$(CC) $(USER_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(TOP)/uapi \
+		-DROCECT_VERSION='"$(VERSION)"' $(ROCECT_SRCS) $(TOP)/kernel/wire.c \
+		$(shell pkg-config --cflags --libs libmnl json-c) $(LDFLAGS) -o $@
 
 $(BUILD)/bin/roce_send: $(TOP)/selftests/roce_send.c
 	@mkdir -p $(@D)
@@ -145,27 +146,41 @@ deps:
 	$(TOP)/scripts/deps.sh
 
 # Installation (run as root; DESTDIR for staging, PREFIX for the tool).
+# install-tools and install-dkms-src are what the Debian packages take.
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
 DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/rocect
 COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocect
 # Where the kernel's ynl tool looks for specs (with PREFIX=/usr).
 YNL_SPEC = $(DESTDIR)$(PREFIX)/share/ynl/specs/rocect.yaml
+# systemd reads units from /usr/local/lib/systemd/system too.
+UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
+UNITS = rocect.service rocect@.service
 INSTALLED = $(MODDIR)/nf_conntrack_roce.ko $(DESTDIR)$(PREFIX)/sbin/rocect \
-	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8 $(COMPLETION) $(YNL_SPEC)
+	$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8 $(COMPLETION) $(YNL_SPEC) \
+	$(addprefix $(UNITDIR)/,$(UNITS))
 
-install: $(call KO,$(KVER)) $(BUILD)/bin/rocect
+install: $(call KO,$(KVER)) install-tools
 	install -D -m 644 $(call KO,$(KVER)) $(MODDIR)/nf_conntrack_roce.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# The CLI, its man page, completion and spec, the systemd units (calling
+# rocect where PREFIX puts it), documentation and examples.
+install-tools: $(BUILD)/bin/rocect
 	install -D -m 755 $(BUILD)/bin/rocect $(DESTDIR)$(PREFIX)/sbin/rocect
 	install -D -m 644 $(TOP)/tools/rocect/rocect.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/rocect.8
 	install -D -m 644 $(TOP)/tools/rocect/rocect.bash-completion $(COMPLETION)
 	install -D -m 644 $(TOP)/Documentation/netlink/specs/rocect.yaml $(YNL_SPEC)
+	install -d $(UNITDIR)
+	for u in $(UNITS); do \
+		sed 's|/usr/local/sbin/|$(PREFIX)/sbin/|g' $(TOP)/examples/$$u \
+			>$(UNITDIR)/$$u && chmod 644 $(UNITDIR)/$$u || exit 1; \
+	done
 	install -d $(DOCDIR)/examples
 	install -m 644 $(TOP)/examples/* $(DOCDIR)/examples/
 	install -m 644 $(TOP)/README.md $(TOP)/LICENSE $(TOP)/Documentation/*.rst \
 		$(DOCDIR)/
-	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall:
 	rm -f $(INSTALLED)
@@ -177,20 +192,28 @@ uninstall:
 # tests point its trees elsewhere).
 DKMS_SRCTREE ?= /usr/src
 DKMS_FLAGS ?=
-DKMS_SRC = $(DKMS_SRCTREE)/rocect-$(VERSION)
+DKMS_SRC = $(DESTDIR)$(DKMS_SRCTREE)/rocect-$(VERSION)
 
-dkms-install:
+install-dkms-src:
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
 	cp -r $(TOP)/Kbuild $(TOP)/kernel $(TOP)/uapi $(TOP)/LICENSE $(DKMS_SRC)/
 	echo "$(VERSION)" >$(DKMS_SRC)/VERSION
 	sed 's/@VERSION@/$(VERSION)/' $(TOP)/dkms.conf >$(DKMS_SRC)/dkms.conf
+
+dkms-install: install-dkms-src
 	dkms $(DKMS_FLAGS) add rocect/$(VERSION)
 	$(foreach v,$(KVERS),dkms $(DKMS_FLAGS) install rocect/$(VERSION) -k $(v) &&) true
 
 dkms-uninstall:
 	dkms $(DKMS_FLAGS) remove rocect/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# Debian packages rocect and rocect-dkms (debian/), built from a copy of
+# the tree into $(BUILD)/deb; the Debian version is $(VERSION) with "+"
+# for "-".
+deb:
+	BUILD=$(BUILD) $(TOP)/scripts/deb.sh
 
 unit: $(BUILD)/bin/wire_test
 	$(BUILD)/bin/wire_test

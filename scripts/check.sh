@@ -7,7 +7,7 @@
 # failed test counts as one failure. Logs: $BUILD/check/<stage>.log.
 #
 #   check.sh [STAGE...]   (default: build lint cross unit oracles fuzz install
-#                          vm kselftest e2e; "debug", the debug-kernel tier,
+#                          deb vm kselftest e2e; "debug", the debug-kernel tier,
 #                          runs only when named)
 #
 # The debug tier (stage "debug") starts with the first stage and runs beside
@@ -127,7 +127,7 @@ stage()
 stages=("$@")
 debug_subset=${DEBUG_SUBSET:-}
 [ "${#stages[@]}" -gt 0 ] ||
-	stages=(build lint cross unit oracles fuzz install vm kselftest e2e)
+	stages=(build lint cross unit oracles fuzz install deb vm kselftest e2e)
 begin=$(date +%s)
 # The debug kernel takes long to build: start the tier now, so that its
 # build and then its guests overlap the other stages (whose guests often
@@ -147,6 +147,7 @@ for s in "${stages[@]}"; do
 	oracles) stage oracles "$TOP/selftests/wire/run_oracles.sh" ;;
 	fuzz) stage fuzz make -s -C "$TOP" fuzz FUZZ_SECONDS="$FUZZ_SECONDS" ;;
 	install) stage install "$TOP/selftests/install_test.sh" ;;
+	deb) stage deb "$TOP/selftests/deb_test.sh" ;;
 	vm) stage vm "$TOP/tools/vm/selftest.sh" ;;
 	kselftest) stage kselftest "$TOP/tools/vm/run_vm_tests.sh" ;;
 	e2e) stage e2e "$TOP/tools/vm/run_rxe_e2e.sh" ;;

@@ -2,7 +2,8 @@
 #
 # TAP for the host-side checks (sourced): `tap RC DESCRIPTION` prints the
 # next "ok N - ..." or "not ok N - ..." line and remembers a failure in
-# $fail; the script ends with `echo "1..$n"; exit $fail`.
+# $fail, and returns RC (so that `tap $? ... || show_log` works); the
+# script ends with `echo "1..$n"; exit $fail`.
 
 n=0
 fail=0
@@ -16,4 +17,5 @@ tap()
 		echo "not ok $n - $2"
 		fail=1
 	fi
+	return "$1"
 }

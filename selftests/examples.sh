@@ -134,11 +134,15 @@ params_hold()
 }
 check "... each option holds in /sys/module" params_hold
 check "module unloads" unload_module
-# unit_cmd KEY: the rocect.service command line of KEY, for this tree
+# unit_cmd KEY [NETNS]: the command line of KEY in rocect.service, or in
+# rocect@NETNS.service, for this tree
 unit_cmd()
 {
-	sed -n "s/^$1=//p" "$EXAMPLES/rocect.service" |
-		sed "s|/usr/local/sbin/rocect|$ROCECT|g; s|/etc/rocect|$etc|g"
+	local unit=rocect.service
+
+	[ -z "${2:-}" ] || unit=rocect@.service
+	sed -n "s/^$1=//p" "$EXAMPLES/$unit" |
+		sed "s|/usr/local/sbin/rocect|$ROCECT|g; s|/etc/rocect|$etc|g; s|%i|${2:-}|g"
 }
 etc=$(mktemp -d)
 check "module loads" load_module
@@ -161,6 +165,20 @@ check "reload after an edit: the table is the file's" eval \
 	'sed -i "s/dqpn 0x000017 sqpn 0x00002a/dqpn 0x000018 sqpn 0x00002b/" "$etc/saved" &&
 	 sh -c "$(unit_cmd ExecReload)" &&
 	 test "$("$ROCECT" -j qp show | jq -c "map([.dqpn, .sqpn])")" = "[[24,43]]"'
+# rocect@NETNS.service: the same in a named namespace (ip netns), whose
+# entries the initial namespace does not see.
+tenant=rocect-ex-$$
+ip netns add "$tenant"
+check "rocect@.service: a named namespace's entry saved" sh -c "
+	ip netns exec $tenant $ROCECT qp add src 10.9.0.1 dst 10.9.0.2 dqpn 0x51 sqpn 0x52 &&
+	ip netns exec $tenant $ROCECT save >$etc/$tenant.saved &&
+	$ROCECT -n $tenant qp del src 10.9.0.1 dst 10.9.0.2 dqpn 0x51"
+check "rocect@.service's ExecStart restores it there" sh -c "$(unit_cmd ExecStart "$tenant")"
+check "... twice (restart), one entry, not in the initial namespace" eval \
+	'sh -c "$(unit_cmd ExecStart "$tenant")" &&
+	 test "$("$ROCECT" -n "$tenant" -j qp show | jq -c "map([.dqpn, .sqpn])")" = "[[81,82]]" &&
+	 test "$("$ROCECT" -j qp show | jq -c "map(.dqpn)")" = "[24]"'
+ip netns del "$tenant"
 textfile=$(mktemp -d)
 check "rocect-metrics.service writes node_exporter's textfile" sh -c "$(
 	sed -n 's/^ExecStart=//p' "$EXAMPLES/rocect-metrics.service" |

@@ -43,11 +43,17 @@ usr/local/share/doc/rocect/examples/rocect-metrics.service
 usr/local/share/doc/rocect/examples/rocect-metrics.timer
 usr/local/share/doc/rocect/examples/router.nft
 usr/local/share/ynl/specs/rocect.yaml
+usr/local/lib/systemd/system/rocect.service
+usr/local/lib/systemd/system/rocect@.service
+usr/local/share/doc/rocect/examples/rocect@.service
 usr/local/share/man/man8/rocect.8
 usr/local/share/bash-completion/completions/rocect"
 missing=$(for f in $want; do [ -f "$dest/$f" ] || echo "$f"; done)
 [ -z "$missing" ]
-tap $? "module, rocect, man page, examples, docs and YNL spec installed${missing:+ (missing: $missing)}"
+tap $? "module, rocect, man page, units, examples, docs and YNL spec installed${missing:+ (missing: $missing)}"
+grep -q '^ExecStart=/usr/local/sbin/rocect restore ' \
+	"$dest/usr/local/lib/systemd/system/rocect.service"
+tap $? "the installed unit runs rocect where PREFIX put it"
 got=$(modinfo -F version "$dest/lib/modules/$kver/updates/nf_conntrack_roce.ko")
 [ "$got" = "$version" ]
 tap $? "installed module's version is $version (got '$got')"

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian packages as an operator uses them, on this machine: `make deb`
+# builds rocect and rocect-dkms and lintian passes them; `dpkg -i` installs
+# both and DKMS builds the module for every installed kernel; in a guest of
+# each kernel the installed module loads and the installed rocect talks to
+# it; the installed units are valid; `dpkg --purge` leaves nothing behind.
+# Skipped where a rocect package is installed already (an operator's own:
+# this test would remove it). Needs root (dpkg). TAP on stdout.
+#
+#   deb_test.sh      (run from `make check`)
+
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export BUILD=${BUILD:-$TOP/build}
+source "$TOP/scripts/tap.sh"
+mapfile -t kvers < <("$TOP/scripts/kernels.sh")
+pkgs=(rocect rocect-dkms)
+log=$BUILD/deb-test
+rm -rf "$log"
+mkdir -p "$log"
+
+installed() { dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q ' installed$'; }
+for p in "${pkgs[@]}"; do
+	if dpkg-query -W "$p" >/dev/null 2>&1; then
+		echo "1..0 # SKIP package $p is installed on this machine"
+		exit 0
+	fi
+done
+[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs root (dpkg -i)"; exit 0; }
+purge() { dpkg --purge "${pkgs[@]}" >"$log/purge.log" 2>&1; }
+trap purge EXIT
+
+debs=$("$TOP/scripts/deb.sh" 2>"$log/deb.log")
+tap $? "make deb: rocect and rocect-dkms built, lintian passes" ||
+	sed 's/^/# /' "$log/deb.log"
+version=$("$TOP/scripts/version.sh" | tr - +)
+mapfile -t debs < <(grep -v dbgsym <<<"$debs")
+dpkg -i "${debs[@]}" >"$log/install.log" 2>&1
+tap $? "dpkg -i ${debs[*]##*/}" || tail -n 30 "$log/install.log" | sed 's/^/# /'
+files=$(dpkg -L "${pkgs[@]}" 2>/dev/null | sort -u)
+
+for v in "${kvers[@]}"; do
+	dkms status "rocect/$version" -k "$v" 2>/dev/null | grep -q ': installed'
+	tap $? "DKMS built and installed the module for $v"
+done
+
+# A guest of each kernel loads what DKMS installed (run-vm without -M: the
+# guest sees this machine's /lib/modules) and drives it with /usr/sbin/rocect.
+cat >"$log/guest.sh" <<-EOT
+	set -e
+	modprobe nf_conntrack_roce
+	modinfo -n nf_conntrack_roce
+	cat /sys/module/nf_conntrack_roce/version
+	/usr/sbin/rocect -V | head -n1
+	/usr/sbin/rocect qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x17 sqpn 0x2a
+	/usr/sbin/rocect -j qp show | jq -r '.[0].origin'
+	/usr/sbin/rocect metrics | grep '^rocect_qp_entries '
+	modprobe -r nf_conntrack_roce
+	echo guest-done
+EOT
+for v in "${kvers[@]}"; do
+	"$TOP/tools/vm/run-vm" -k "$v" -t 600 -m 1024 -- bash "$log/guest.sh" \
+		>"$log/guest-$v.log" 2>&1
+	want="/lib/modules/$v/updates/dkms/nf_conntrack_roce.ko
+$version
+rocect $version
+managed
+rocect_qp_entries 1
+guest-done"
+	got=$(grep -a -E '^(/lib/modules|[0-9]|rocect|managed|guest-done)' \
+		"$log/guest-$v.log" | sed 's/\.ko\.xz$/.ko/')
+	[ "$got" = "$want" ]
+	tap $? "$v: the packaged module loads and the packaged rocect drives it" ||
+		sed 's/^/# /' "$log/guest-$v.log" | tail -n 20
+done
+
+for u in rocect.service rocect@.service; do
+	systemd-analyze verify "/usr/lib/systemd/system/$u" >"$log/verify.log" 2>&1 &&
+		grep -q '^ExecStart=/usr/sbin/rocect ' "/usr/lib/systemd/system/$u"
+	tap $? "$u installed, runs /usr/sbin/rocect, systemd-analyze verify passes" ||
+		sed 's/^/# /' "$log/verify.log"
+done
+
+purge
+tap $? "dpkg --purge ${pkgs[*]}" || sed 's/^/# /' "$log/purge.log"
+left=$(for f in $files; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done
+	ls -d /usr/src/rocect-* /var/lib/dkms/rocect 2>/dev/null
+	find /lib/modules -name 'nf_conntrack_roce.ko*' -path '*/dkms/*' 2>/dev/null)
+[ -z "$left" ]
+tap $? "nothing left after the purge${left:+: $left}"
+echo "1..$n"
+exit $fail
