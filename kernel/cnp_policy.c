@@ -95,7 +95,7 @@ static int send_for(struct net *net, struct rocect_qp *qp, u32 dest_qp,
 						       ROCECT_CTR_CNP_NO_ROUTE);
 		return err;
 	}
-	atomic_inc(&qp->cnps);
+	atomic64_inc(&qp->cnps);
 	rocect_stats_inc(rn, ROCECT_CTR_CNP_SENT);
 	return 0;
 }
@@ -144,7 +144,7 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 			rocect_stats_inc(rn, ROCECT_CTR_CNP_UNKNOWN_QP);
 		return;
 	}
-	atomic_inc(&qp->ce);
+	atomic64_inc(&qp->ce);
 	if (!rocect_cfg(c, cnp))
 		return;
 	if (!qp_interval(qp, rocect_cfg(c, cnp_interval))) {

@@ -104,12 +104,21 @@ static int get_addr(struct nlattr **tb, int a4, int a6,
 	return 0;
 }
 
+/*
+ * The entry attributes of a request; @with_iif: ROCECT_A_QP_IIF may come
+ * too (qp-new binds the entry), else it is refused, not ignored.
+ */
 static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
-			struct netlink_ext_ack *extack)
+			bool with_iif, struct netlink_ext_ack *extack)
 {
 	int err;
 
 	memset(f, 0, sizeof(*f));
+	if (tb[ROCECT_A_QP_IIF] && !with_iif) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[ROCECT_A_QP_IIF],
+				    "iif binds a new entry: qp-new only");
+		return -EINVAL;
+	}
 	err = get_addr(tb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6,
 		       &f->key.saddr, &f->key.family, extack) ?:
 	      get_addr(tb, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6,
@@ -133,12 +142,13 @@ static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
 }
 
 /* The whole key is required: both addresses and the destination QP. */
-static int parse_key(struct genl_info *info, struct rocect_qp_filter *f)
+static int parse_key(struct genl_info *info, struct rocect_qp_filter *f,
+		     bool with_iif)
 {
 	struct nlattr **tb = info->attrs;
 	int err;
 
-	err = parse_filter(tb, f, info->extack);
+	err = parse_filter(tb, f, with_iif, info->extack);
 	if (err)
 		return err;
 	if (!f->has_saddr) {
@@ -200,6 +210,16 @@ static int fill_qp_binding(struct sk_buff *skb, const struct rocect_qp *qp)
 	return 0;
 }
 
+/*
+ * A per-QP counter: its low 32 bits in the attribute older tools read,
+ * all 64 in the one appended for it.
+ */
+static int put_counter64(struct sk_buff *skb, int attr32, int attr64, u64 v)
+{
+	return nla_put_u32(skb, attr32, (u32)v) ||
+	       nla_put_u64_64bit(skb, attr64, v, ROCECT_A_QP_PAD);
+}
+
 /* One entry's attributes, as replies, dumps and events carry them. */
 static int fill_qp(struct sk_buff *skb, struct net *net,
 		   const struct rocect_qp *qp)
@@ -232,8 +252,10 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_IDLE_MSECS,
 			      jiffies_to_msecs(idle), ROCECT_A_QP_PAD) ||
 	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout) ||
-	    nla_put_u32(skb, ROCECT_A_QP_CE, atomic_read(&qp->ce)) ||
-	    nla_put_u32(skb, ROCECT_A_QP_CNPS, atomic_read(&qp->cnps)))
+	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64,
+			  atomic64_read(&qp->ce)) ||
+	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64,
+			  atomic64_read(&qp->cnps)))
 		return -EMSGSIZE;
 	return fill_qp_binding(skb, qp);
 }
@@ -262,7 +284,7 @@ static int qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f);
+	err = parse_key(info, &f, false);
 	if (err)
 		return err;
 	rcu_read_lock();
@@ -281,7 +303,7 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_qp_filter f;
 	int err, matches = 1;
 
-	err = parse_filter(info->attrs, &f, info->extack);
+	err = parse_filter(info->attrs, &f, false, info->extack);
 	if (err)
 		return err;
 	if (!f.has_daddr) {
@@ -400,7 +422,7 @@ static int qp_dump_start(struct netlink_callback *cb)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
-	err = parse_filter(dump_attrs(cb), &ctx->filter, cb->extack);
+	err = parse_filter(dump_attrs(cb), &ctx->filter, false, cb->extack);
 	if (err) {
 		kfree(ctx);
 		return err;
@@ -537,7 +559,7 @@ static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_qp_filter f;
 	int err, iif;
 
-	err = parse_key(info, &f);
+	err = parse_key(info, &f, true);
 	if (err)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_SQPN))
@@ -559,7 +581,7 @@ static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f);
+	err = parse_key(info, &f, false);
 	if (err)
 		return err;
 	err = rocect_qp_del(genl_info_net(info), &f.key);
@@ -747,7 +769,7 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f);
+	err = parse_key(info, &f, false);
 	if (err)
 		return err;
 	rcu_read_lock();

@@ -198,8 +198,8 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 	qp->last_seen = jiffies;
 	/* The first CE packet may trigger a CNP at once. */
 	qp->last_cnp = rocect_qp_now_us() - ROCECT_CNP_INTERVAL_MAX - 1;
-	atomic_set(&qp->ce, 0);
-	atomic_set(&qp->cnps, 0);
+	atomic64_set(&qp->ce, 0);
+	atomic64_set(&qp->cnps, 0);
 }
 
 /**

@@ -101,8 +101,8 @@ struct rocect_qp {
 	atomic64_t bytes;
 	u32 last_seen;
 	u32 last_cnp;
-	atomic_t ce;
-	atomic_t cnps;
+	atomic64_t ce;
+	atomic64_t cnps;
 };
 
 /**

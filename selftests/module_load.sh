@@ -33,6 +33,12 @@ log_test $? "without the module an argument error is reported as such"
 out=$("$ROCECT" monitor count 1 2>&1)
 [ $? -ne 0 ] && grep -q 'netlink family is not available' <<<"$out"
 log_test $? "... and monitor says the module is missing"
+err=$(mktemp)
+out=$("$ROCECT" metrics 2>"$err")
+[ $? -eq 0 ] && [ "$(grep -v '^#' <<<"$out")" = "rocect_up 0" ] &&
+	grep -q 'netlink family is not available' "$err"
+log_test $? "... and metrics says rocect_up 0, with the reason on stderr"
+rm -f "$err"
 rm -f "$blacklist"
 
 # Test that a bad parameter is refused with EINVAL, not loaded.

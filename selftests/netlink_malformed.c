@@ -223,6 +223,15 @@ int main(void)
 	mnl_attr_put_u32(nlh, ROCECT_A_QP_IIF, 999999);
 	expect(nlh, -ENODEV, "QP_NEW bound to no interface refused");
 
+	nlh = msg(family, ROCECT_CMD_QP_DEL, 0);
+	put_key(nlh);
+	mnl_attr_put_u32(nlh, ROCECT_A_QP_IIF, 1);
+	expect(nlh, -EINVAL, "QP_DEL with IIF (qp-new's alone) refused");
+
+	nlh = msg(family, ROCECT_CMD_QP_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, ROCECT_A_QP_IIF, 1);
+	expect(nlh, -EINVAL, "QP_GET dump with IIF refused");
+
 	nlh = msg(family, ROCECT_CMD_QP_NEW, 0);
 	put_key(nlh);
 	expect(nlh, -EINVAL, "QP_NEW without SQPN refused");

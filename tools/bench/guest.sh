@@ -19,7 +19,7 @@
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
 #   100k, 1M      helper against conntrack, with that many entries
-#   memory  kernel memory of 1M entries
+#   memory  kernel memory of 1M entries; rocect qp show's peak RSS over them
 # BENCH_STAGES picks some of them (in this order).
 
 source "$(dirname "$0")/../../selftests/lib.sh"
@@ -296,12 +296,24 @@ stage_profile()
 
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
+# slab_usage: the entries' slab cache as "SLABS PAGES_PER_SLAB OBJECTS
+# OBJSIZE", from sysfs: at 128 bytes SLUB merges the cache with another of
+# that size (/proc/slabinfo then has no line of its own), so its growth is
+# what the entries take.
+slab_usage()
+{
+	local d=/sys/kernel/slab/rocect_managed_qp
+
+	echo "$(cut -d' ' -f1 "$d/slabs") $((1 << $(cat "$d/order")))" \
+	     "$(cut -d' ' -f1 "$d/objects") $(cat "$d/object_size")"
+}
+
 # stage_memory: the kernel memory that 1M entries take, by slab accounting
-# (the entries' cache in /proc/slabinfo, whole slabs) plus the growth of
+# (the growth of the entries' cache, whole slabs) plus the growth of
 # vmalloc (the rhashtable's bucket array), with MemFree as a cross-check.
 stage_memory()
 {
-	local free0 free1 vm0 vm1 t0 t1 slab
+	local free0 free1 vm0 vm1 t0 t1 s0 s1 slab
 
 	# The batch file (47 MB in tmpfs) is written before the first reading.
 	R qp flush >/dev/null
@@ -311,20 +323,45 @@ stage_memory()
 	echo 1 >/proc/sys/vm/drop_caches
 	free0=$(meminfo_kb MemFree)
 	vm0=$(meminfo_kb VmallocUsed)
+	s0=($(slab_usage))
 	t0=$(date +%s)
 	R -b /tmp/batch
 	t1=$(date +%s)
 	free1=$(meminfo_kb MemFree)
 	vm1=$(meminfo_kb VmallocUsed)
-	# name active num objsize objperslab pagesperslab : tunables ... :
-	# slabdata active_slabs num_slabs sharedavail
-	slab=$(awk -v page="$(getconf PAGESIZE)" '$1 == "rocect_managed_qp" {
-		printf "\"slab_objs\": %d, \"slab_objsize\": %d, \"slab_bytes\": %d",
-		       $2, $4, $15 * $6 * page }' /proc/slabinfo)
+	s1=($(slab_usage))
+	slab="\"slab_objs\": $((s1[2] - s0[2])), \"slab_objsize\": ${s1[3]},"
+	slab+=" \"slab_bytes\": $(((s1[0] - s0[0]) * s1[1] * $(getconf PAGESIZE)))"
 	echo "{\"variant\": \"memory-1M\", \"entries\": $(rstat qp-count)," \
 	     "\"memfree_delta_kb\": $((free0 - free1))," \
 	     "\"vmalloc_delta_kb\": $((vm1 - vm0)), $slab," \
 	     "\"add_seconds\": $((t1 - t0))}"
+	stage_cli
+}
+
+# peak_rss_kb CMD...: run CMD, its output thrown away; its peak RSS in KB
+# (-1 if it failed).
+peak_rss_kb()
+{
+	/usr/bin/python3 -c 'import resource, subprocess, sys
+ok = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode == 0
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if ok else -1)' "$@"
+}
+
+# stage_cli: `rocect qp show` in text and JSON over the 1M entries the
+# memory stage added: the CLI streams, so its memory stays flat.
+stage_cli()
+{
+	local t0 t1 t2 text json
+
+	t0=$(date +%s)
+	text=$(peak_rss_kb ip netns exec "$r" "$ROCECT" qp show)
+	t1=$(date +%s)
+	json=$(peak_rss_kb ip netns exec "$r" "$ROCECT" -j qp show)
+	t2=$(date +%s)
+	echo "{\"variant\": \"cli-1M\", \"entries\": $(rstat qp-count)," \
+	     "\"text_rss_kb\": $text, \"text_seconds\": $((t1 - t0))," \
+	     "\"json_rss_kb\": $json, \"json_seconds\": $((t2 - t1))}"
 }
 
 # mac_of NS DEV: the link address of DEV in NS.

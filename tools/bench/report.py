@@ -210,6 +210,18 @@ def memory(k, rec):
              rec['add_seconds']))
 
 
+def cli(k, rec):
+    target = 50 * 1024
+    k['cli'] = dict(rec, target_kb=target)
+    for mode in ('text', 'json'):
+        kb = rec[mode + '_rss_kb']
+        print('  rocect %sqp show over %d entries: peak RSS %.1f MB in %d s, '
+              'target < 50 MB %s' % ('-j ' if mode == 'json' else '',
+                                     rec['entries'], kb / 1024,
+                                     rec[mode + '_seconds'],
+                                     'PASS' if 0 < kb < target else 'MISS'))
+
+
 # operation, label, libconntrack-cm's figure (issue 16), target (<=)
 INSTRUCTIONS = [
     ('data-parse', 'parse + classify RC SEND/WRITE', 52, 60),
@@ -300,6 +312,8 @@ def main():
                                                      key=lambda kv: -kv[1]))))
         if 'memory-1M' in single:
             memory(k, single['memory-1M'])
+        if 'cli-1M' in single:
+            cli(k, single['cli-1M'])
         report['kernels'][kver] = k
     with open(out, 'w') as f:
         json.dump(report, f, indent=2)

@@ -49,15 +49,19 @@ static const struct rd_field conn_fields[] = {
 	RD_FIELDS_END
 };
 
-static int conn_cb(const struct nlmsghdr *nlh, void *data)
+static struct nlmsghdr *conn_request(struct rd *rd, void *arg)
+{
+	return rd_msg(rd, ROCECT_CMD_CONN_GET, NLM_F_DUMP);
+}
+
+static json_object *conn_to_json(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[ROCECT_A_CONN_MAX + 1];
 	json_object *o = json_object_new_object();
 
 	rd_attrs(nlh, tb, ROCECT_A_CONN_MAX);
 	rd_fields_json(o, tb, conn_fields);
-	json_object_array_add(data, o);
-	return MNL_CB_OK;
+	return o;
 }
 
 /**
@@ -68,9 +72,6 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
  */
 int cmd_conn(struct rd *rd)
 {
-	json_object *rows;
-	int ret = 0;
-
 	if (rd_is(rd, "help")) {
 		conn_help();
 		return 0;
@@ -84,14 +85,6 @@ int cmd_conn(struct rd *rd)
 		pr_err("'conn show' takes no arguments");
 		return 1;
 	}
-	rows = json_object_new_array();
-	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_CONN_GET, NLM_F_DUMP), conn_cb,
-		    rows)) {
-		rd_perror();
-		ret = 1;
-	} else {
-		rd_print_table(rd, rows, conn_columns);
-	}
-	json_object_put(rows);
-	return ret;
+	return rd_show_rows(rd, conn_request, NULL, conn_to_json,
+			    conn_columns);
 }

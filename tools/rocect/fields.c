@@ -44,7 +44,7 @@ static json_object *field_json(const struct rd_field *f,
 	case RD_U32:
 		return json_object_new_int64(mnl_attr_get_u32(a));
 	case RD_U64:
-		return json_object_new_int64(mnl_attr_get_u64(a));
+		return json_object_new_uint64(mnl_attr_get_u64(a));
 	case RD_BOOL:
 		return json_object_new_boolean(mnl_attr_get_u8(a));
 	case RD_NAME:

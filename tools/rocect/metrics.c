@@ -69,7 +69,7 @@ static void put_label_value(const char *s)
 
 /* One sample: NAME{LABELS} VALUE, the netns label first if any. */
 static void sample(const struct rd *rd, const char *metric, const char *label,
-		   const char *value_of_label, int64_t v)
+		   const char *value_of_label, uint64_t v)
 {
 	const char *sep = rd->netns && label ? "," : "";
 
@@ -88,7 +88,7 @@ static void sample(const struct rd *rd, const char *metric, const char *label,
 	}
 	if (rd->netns || label)
 		printf("}");
-	printf(" %lld\n", (long long)v);
+	printf(" %llu\n", (unsigned long long)v);
 }
 
 static bool is_gauge_or_group(const char *key)
@@ -118,7 +118,7 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 		snprintf(metric, sizeof(metric), "rocect_%s_total", name);
 		printf("# HELP %s %s\n# TYPE %s counter\n", metric,
 		       help_of(key), metric);
-		sample(rd, metric, NULL, NULL, json_object_get_int64(val));
+		sample(rd, metric, NULL, NULL, json_object_get_uint64(val));
 	}
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		if (!json_object_object_get_ex(stats, groups[i].key, &v))
@@ -127,7 +127,7 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 		       groups[i].help, groups[i].metric);
 		json_object_object_foreach(v, k, n)
 			sample(rd, groups[i].metric, groups[i].label, k,
-			       json_object_get_int64(n));
+			       json_object_get_uint64(n));
 	}
 	for (i = 0; i < ARRAY_SIZE(gauges); i++) {
 		if (!json_object_object_get_ex(gauges[i].setting ? cfg : stats,
@@ -135,7 +135,7 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 			continue;
 		printf("# HELP %s %s\n# TYPE %s gauge\n", gauges[i].metric,
 		       gauges[i].help, gauges[i].metric);
-		sample(rd, gauges[i].metric, NULL, NULL, json_object_get_int64(v));
+		sample(rd, gauges[i].metric, NULL, NULL, json_object_get_uint64(v));
 	}
 }
 
@@ -148,11 +148,13 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 int cmd_metrics(struct rd *rd)
 {
 	json_object *stats, *cfg;
-	int ret = 1;
+	bool up;
+	int ret;
 
 	if (rd_is(rd, "help")) {
 		fprintf(stderr, "Usage: rocect [ -n NAME ] metrics\n"
-			"Counters and gauges in the Prometheus text format.\n");
+			"Counters and gauges in the Prometheus text format; rocect_up 0\n"
+			"(and the reason on stderr) if the module does not answer.\n");
 		return 0;
 	}
 	if (!rd_no_arg(rd)) {
@@ -161,10 +163,14 @@ int cmd_metrics(struct rd *rd)
 	}
 	stats = json_object_new_object();
 	cfg = json_object_new_object();
-	if (!stats_collect(rd, stats) && !config_collect(rd, cfg)) {
+	up = !stats_collect(rd, stats) && !config_collect(rd, cfg);
+	if (up)
 		print_metrics(rd, stats, cfg);
-		ret = fflush(stdout) ? 1 : 0;
-	}
+	/* Down (no module, no permission) is a sample too, as exporters say. */
+	printf("# HELP rocect_up 1 if the module answered, else 0\n"
+	       "# TYPE rocect_up gauge\n");
+	sample(rd, "rocect_up", NULL, NULL, up);
+	ret = fflush(stdout) ? 1 : 0;
 	json_object_put(stats);
 	json_object_put(cfg);
 	return ret;

@@ -359,3 +359,107 @@ void rd_perror(void)
 	else
 		pr_err("%s%s", strerror(errno), hint);
 }
+
+struct dump_stream {
+	json_object *(*to_json)(const struct nlmsghdr *nlh);
+	struct rd_table *t;
+	bool restart;
+};
+
+static int stream_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_stream *s = data;
+
+	if (s->restart)
+		return MNL_CB_OK;
+	/* Inconsistent before a row was printed: drop them all, send again. */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP_INTR) && !s->t->flushed) {
+		rd_table_discard(s->t);
+		s->restart = true;
+		return MNL_CB_OK;
+	}
+	rd_table_add(s->t, s->to_json(nlh));
+	return MNL_CB_OK;
+}
+
+/*
+ * Send @nlh and print its replies as table rows, as they arrive.
+ *
+ * Return: 0; 1 if rows were printed but the kernel flagged the dump
+ * inconsistent (the table changed meanwhile: rows may be missing or
+ * shown twice), which a warning said; -1 with errno EAGAIN if it flagged
+ * it before any row was printed (nothing was: send it again), or -1 with
+ * errno set as rd_talk() sets it (nothing printed, nothing said).
+ */
+static int dump_table(struct rd *rd, struct nlmsghdr *nlh,
+		      json_object *(*to_json)(const struct nlmsghdr *nlh),
+		      const char *const *cols)
+{
+	struct rd_table t;
+	struct dump_stream s = { .t = &t, .to_json = to_json };
+	int err;
+
+	rd_table_init(&t, rd, cols);
+	err = rd_talk(rd, nlh, stream_cb, &s);
+	if (!t.flushed && (s.restart || (err && errno == EAGAIN))) {
+		rd_table_free(&t);
+		errno = EAGAIN;
+		return -1;
+	}
+	if (err && errno != EAGAIN && !t.flushed) {
+		rd_table_free(&t);
+		return -1;
+	}
+	err = err ? errno : 0;
+	rd_table_end(&t);
+	rd_table_free(&t);
+	if (err == EAGAIN) {
+		pr_err("the table changed during the dump: entries may be missing or shown twice");
+		return 1;
+	}
+	if (err) {
+		errno = err;
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * rd_show_rows() - send a request and print its replies as table rows
+ * @rd: the invocation
+ * @build: makes the request (a dump, or one with a single reply) in
+ *	@rd's buffer, again for each try; NULL after saying what is wrong
+ * @arg: for @build
+ * @to_json: makes a row of a reply
+ * @cols: the keys shown as text columns, NULL-terminated
+ *
+ * The rows are printed as they arrive, with at most %RD_TABLE_HOLD of them
+ * in memory (see rd_table_init()). A dump the kernel flags inconsistent
+ * before its first row was printed is sent again, up to five times.
+ *
+ * Return: the exit status.
+ */
+int rd_show_rows(struct rd *rd,
+		 struct nlmsghdr *(*build)(struct rd *rd, void *arg), void *arg,
+		 json_object *(*to_json)(const struct nlmsghdr *nlh),
+		 const char *const *cols)
+{
+	struct nlmsghdr *nlh;
+	int tries = 0, ret;
+
+	do {
+		nlh = build(rd, arg);
+		if (!nlh)
+			return 1;
+		ret = dump_table(rd, nlh, to_json, cols);
+	} while (ret < 0 && errno == EAGAIN && ++tries < 5);
+	if (ret < 0) {
+		if (errno == EAGAIN)
+			pr_err("the table kept changing during the dump; try again");
+		else
+			rd_perror();
+		return 1;
+	}
+	return ret;
+}

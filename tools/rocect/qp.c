@@ -83,8 +83,8 @@ static const struct rd_field qp_fields[] = {
 	RD_FIELD("service-id", ROCECT_A_QP_SERVICE_ID, RD_U64),
 	RD_FIELD("spsn", ROCECT_A_QP_SPSN, RD_U32),
 	RD_FIELD("qkey", ROCECT_A_QP_QKEY, RD_U32),
-	RD_FIELD("ce", ROCECT_A_QP_CE, RD_U32),
-	RD_FIELD("cnps", ROCECT_A_QP_CNPS, RD_U32),
+	RD_FIELD("ce", ROCECT_A_QP_CE64, RD_U64),
+	RD_FIELD("cnps", ROCECT_A_QP_CNPS64, RD_U64),
 	/* Once bound: where the sender's packets come in, and from. */
 	RD_FIELD("iif", ROCECT_A_QP_IIF, RD_U32),
 	RD_FIELD("sport", ROCECT_A_QP_SPORT, RD_U16),
@@ -280,16 +280,35 @@ fail:
 	return 1;
 }
 
+/* A get, query or dump request and the arguments it is built from. */
+struct qp_request {
+	uint8_t cmd;
+	uint16_t flags;
+	unsigned int need, allowed;
+	char **argv;
+	int argc;
+};
+
+static struct nlmsghdr *qp_build(struct rd *rd, void *arg)
+{
+	const struct qp_request *q = arg;
+	struct nlmsghdr *nlh = rd_msg(rd, q->cmd, q->flags);
+
+	rd->argv = q->argv;
+	rd->argc = q->argc;
+	return qp_args(rd, nlh, q->need, q->allowed) ? NULL : nlh;
+}
+
+/* Print the entries a get, query or dump returns, as they arrive. */
 static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 		   unsigned int need, unsigned int allowed)
 {
-	json_object *rows;
+	struct qp_request q = {
+		.cmd = cmd, .flags = flags, .need = need, .allowed = allowed,
+		.argv = rd->argv, .argc = rd->argc,
+	};
 
-	if (qp_collect(rd, cmd, flags, need, allowed, &rows))
-		return 1;
-	rd_print_table(rd, rows, qp_columns);
-	json_object_put(rows);
-	return 0;
+	return rd_show_rows(rd, qp_build, &q, qp_to_json, qp_columns);
 }
 
 /**

@@ -219,6 +219,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (force && !batch_file) {
+		pr_err("-force applies to -b only");
+		return 1;
+	}
 	/* Only JSON has a pretty form: -p asks for it. */
 	if (rd.pretty)
 		rd.json = true;

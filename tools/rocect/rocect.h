@@ -117,7 +117,38 @@ int rd_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb, int max);
 void rd_perror(void);
 
 /* Output */
-void rd_print_table(struct rd *rd, json_object *rows, const char *const *cols);
+#define RD_TABLE_MAX_COLS	32
+#define RD_TABLE_HOLD		1000
+
+/**
+ * struct rd_table - rows printed as they come, as text or a JSON array
+ * @rd: the invocation (-j, -p)
+ * @cols: the keys shown as text columns, NULL-terminated
+ * @ncols: how many
+ * @width: each text column's width, from the rows held
+ * @held: the first rows, until %RD_TABLE_HOLD of them or the end
+ * @printed: rows printed
+ * @flushed: @held was printed; later rows are printed as they come
+ */
+struct rd_table {
+	struct rd *rd;
+	const char *const *cols;
+	size_t ncols;
+	size_t width[RD_TABLE_MAX_COLS];
+	json_object *held;
+	unsigned long printed;
+	bool flushed;
+};
+
+void rd_table_init(struct rd_table *t, struct rd *rd, const char *const *cols);
+void rd_table_add(struct rd_table *t, json_object *row);
+void rd_table_discard(struct rd_table *t);
+void rd_table_end(struct rd_table *t);
+void rd_table_free(struct rd_table *t);
+int rd_show_rows(struct rd *rd,
+		 struct nlmsghdr *(*build)(struct rd *rd, void *arg), void *arg,
+		 json_object *(*to_json)(const struct nlmsghdr *nlh),
+		 const char *const *cols);
 void rd_print_object(struct rd *rd, json_object *obj);
 int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o);
 int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb);

@@ -145,50 +145,152 @@ static const char *cell(json_object *row, const char *col, char *buf,
 	return buf;
 }
 
-/**
- * rd_print_table() - print rows as JSON, or as a table with aligned columns
- * @rd: the invocation (-j, -p)
- * @rows: a JSON array of objects
- * @cols: NULL-terminated list of the keys to show as columns in text
- *
- * Text and JSON use the same keys; the column headers are the keys in
- * upper case.
- */
-void rd_print_table(struct rd *rd, json_object *rows, const char *const *cols)
+/* Text: the column headers, each key in upper case. */
+static void print_header(const struct rd_table *t)
 {
-	size_t n = json_object_array_length(rows), i, c, ncols = 0;
-	size_t width[32] = { 0 };
-	char buf[128], head[64];
+	char head[64];
+	size_t c, i;
 
-	if (rd->json) {
-		rd_print_object(rd, rows);
+	for (c = 0; c < t->ncols; c++) {
+		for (i = 0; t->cols[c][i] && i < sizeof(head) - 1; i++)
+			head[i] = t->cols[c][i] >= 'a' && t->cols[c][i] <= 'z' ?
+				  t->cols[c][i] - 'a' + 'A' : t->cols[c][i];
+		head[i] = 0;
+		printf("%-*s%s", c + 1 < t->ncols ? (int)t->width[c] : 0, head,
+		       c + 1 < t->ncols ? "  " : "\n");
+	}
+}
+
+/* JSON: one object of the array, after a comma if not the first. */
+static void print_json_row(struct rd_table *t, json_object *row)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
+	const char *s;
+
+	if (!t->rd->pretty) {
+		fputs(t->printed ? "," : "[", stdout);
+		fputs(json_object_to_json_string_ext(row, flags), stdout);
 		return;
 	}
-	while (cols[ncols] && ncols < 32)
-		ncols++;
-	for (c = 0; c < ncols; c++)
-		width[c] = strlen(cols[c]);
-	for (i = 0; i < n; i++)
-		for (c = 0; c < ncols; c++) {
-			size_t w = strlen(cell(json_object_array_get_idx(rows, i),
-					       cols[c], buf, sizeof(buf)));
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (c = 0; c < ncols; c++) {
-		for (i = 0; cols[c][i] && i < sizeof(head) - 1; i++)
-			head[i] = cols[c][i] >= 'a' && cols[c][i] <= 'z' ?
-				  cols[c][i] - 'a' + 'A' : cols[c][i];
-		head[i] = 0;
-		printf("%-*s%s", c + 1 < ncols ? (int)width[c] : 0, head,
-		       c + 1 < ncols ? "  " : "\n");
+	/* Indented one level, as json-c indents an array's elements. */
+	fputs(t->printed ? ",\n  " : "[\n  ", stdout);
+	s = json_object_to_json_string_ext(row, flags | JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_SPACED);
+	for (; *s; s++) {
+		putchar(*s);
+		if (*s == '\n')
+			fputs("  ", stdout);
 	}
+}
+
+static void print_row(struct rd_table *t, json_object *row)
+{
+	char buf[128];
+	size_t c;
+
+	if (t->rd->json) {
+		print_json_row(t, row);
+	} else {
+		for (c = 0; c < t->ncols; c++)
+			printf("%-*s%s", c + 1 < t->ncols ? (int)t->width[c] : 0,
+			       cell(row, t->cols[c], buf, sizeof(buf)),
+			       c + 1 < t->ncols ? "  " : "\n");
+	}
+	t->printed++;
+}
+
+/* Size the columns by the rows held, print them, and hold no more. */
+static void flush_held(struct rd_table *t)
+{
+	size_t n = json_object_array_length(t->held), i, c;
+	char buf[128];
+
+	for (c = 0; c < t->ncols; c++)
+		t->width[c] = strlen(t->cols[c]);
 	for (i = 0; i < n; i++)
-		for (c = 0; c < ncols; c++)
-			printf("%-*s%s", c + 1 < ncols ? (int)width[c] : 0,
-			       cell(json_object_array_get_idx(rows, i), cols[c],
-				    buf, sizeof(buf)),
-			       c + 1 < ncols ? "  " : "\n");
+		for (c = 0; c < t->ncols; c++) {
+			size_t w = strlen(cell(json_object_array_get_idx(t->held, i),
+					       t->cols[c], buf, sizeof(buf)));
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
+	if (!t->rd->json)
+		print_header(t);
+	for (i = 0; i < n; i++)
+		print_row(t, json_object_array_get_idx(t->held, i));
+	json_object_put(t->held);
+	t->held = NULL;
+	t->flushed = true;
+}
+
+/**
+ * rd_table_init() - start a table printed row by row
+ * @t: the table
+ * @rd: the invocation (-j, -p)
+ * @cols: NULL-terminated list of the keys shown as columns in text
+ *
+ * The first %RD_TABLE_HOLD rows are held: they size the text columns (a
+ * later, wider cell pushes the rest of its row right) and, until they are
+ * printed, rd_table_discard() can take them back. Memory stays bounded
+ * however many rows follow.
+ */
+void rd_table_init(struct rd_table *t, struct rd *rd, const char *const *cols)
+{
+	memset(t, 0, sizeof(*t));
+	t->rd = rd;
+	t->cols = cols;
+	while (cols[t->ncols] && t->ncols < RD_TABLE_MAX_COLS)
+		t->ncols++;
+	t->held = json_object_new_array();
+}
+
+/**
+ * rd_table_add() - add a row, printed now or once the held rows are
+ * @t: the table
+ * @row: a JSON object, whose reference the table takes
+ */
+void rd_table_add(struct rd_table *t, json_object *row)
+{
+	if (t->flushed) {
+		print_row(t, row);
+		json_object_put(row);
+		return;
+	}
+	json_object_array_add(t->held, row);
+	if (json_object_array_length(t->held) >= RD_TABLE_HOLD)
+		flush_held(t);
+}
+
+/**
+ * rd_table_discard() - drop the rows held and not printed
+ * @t: the table, whose rows are all held (!@t->flushed)
+ */
+void rd_table_discard(struct rd_table *t)
+{
+	json_object_put(t->held);
+	t->held = json_object_new_array();
+}
+
+/**
+ * rd_table_end() - print the rows still held and close the table
+ * @t: the table; its memory is freed
+ */
+void rd_table_end(struct rd_table *t)
+{
+	if (!t->flushed)
+		flush_held(t);
+	if (t->rd->json)
+		puts(!t->printed ? "[]" : t->rd->pretty ? "\n]" : "]");
+}
+
+/**
+ * rd_table_free() - forget a table without printing what it holds
+ * @t: the table
+ */
+void rd_table_free(struct rd_table *t)
+{
+	json_object_put(t->held);
+	t->held = NULL;
 }
 
 /**

@@ -77,13 +77,17 @@ enum {
 	ROCECT_A_QP_SERVICE_ID,		/* u64, the connection's service ID */
 	ROCECT_A_QP_SPSN,		/* u32, src side's starting PSN */
 	ROCECT_A_QP_QKEY,		/* u32, UD: the service's or data's Q_Key */
-	ROCECT_A_QP_CE,			/* u32, CE-marked packets seen */
-	ROCECT_A_QP_CNPS,		/* u32, CNPs sent to src for them */
+	ROCECT_A_QP_CE,			/* u32, CE-marked packets seen (see CE64) */
+	ROCECT_A_QP_CNPS,		/* u32, CNPs sent to src for them (CNPS64) */
 	ROCECT_A_QP_IIF,		/* u32, ifindex src's packets come in on,
 					 * 0: this host; absent until bound;
 					 * in QP_NEW: bind the entry to it
 					 */
 	ROCECT_A_QP_SPORT,		/* u16, UDP source port of src's RC, UC data */
+	ROCECT_A_QP_CE64,		/* u64, CE-marked packets seen; CE is
+					 * its low 32 bits
+					 */
+	ROCECT_A_QP_CNPS64,		/* u64, CNPs sent; CNPS: low 32 bits */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
