@@ -20,7 +20,7 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest linux-perf valgrind
 	linux-source gcc-aarch64-linux-gnu file
 	procps kmod psmisc util-linux jq ethtool dkms
-	debhelper dh-dkms lintian fakeroot dpkg-dev
+	debhelper dh-dkms lintian fakeroot dpkg-dev systemd
 )
 
 SUDO=
