@@ -17,6 +17,9 @@ source "$(dirname "$0")/lib.sh"
 
 ksft_start unshare nsenter
 [ -x /lib/systemd/systemd ] || { echo "SKIP: no systemd"; exit $ksft_skip; }
+# systemd needs cgroup2 (the debug kernel, built from allnoconfig, has none).
+grep -qw cgroup2 /proc/filesystems ||
+	{ echo "SKIP: no cgroup2 in this kernel"; exit $ksft_skip; }
 
 etc=/etc/rocect
 sd_pid=
