@@ -401,18 +401,14 @@ static int dump_table(struct rd *rd, struct nlmsghdr *nlh,
 
 	rd_table_init(&t, rd, cols);
 	err = rd_talk(rd, nlh, stream_cb, &s);
-	if (!t.flushed && (s.restart || (err && errno == EAGAIN))) {
+	if (!t.flushed && (err || s.restart)) {
 		rd_table_free(&t);
-		errno = EAGAIN;
-		return -1;
-	}
-	if (err && errno != EAGAIN && !t.flushed) {
-		rd_table_free(&t);
+		if (s.restart)
+			errno = EAGAIN;
 		return -1;
 	}
 	err = err ? errno : 0;
 	rd_table_end(&t);
-	rd_table_free(&t);
 	if (err == EAGAIN) {
 		pr_err("the table changed during the dump: entries may be missing or shown twice");
 		return 1;

@@ -273,7 +273,7 @@ void rd_table_discard(struct rd_table *t)
 
 /**
  * rd_table_end() - print the rows still held and close the table
- * @t: the table; its memory is freed
+ * @t: the table; it holds no memory afterwards
  */
 void rd_table_end(struct rd_table *t)
 {
