@@ -141,24 +141,3 @@ enum roce_cm_action roce_cm_step(enum roce_cm_state state,
 		return ROCE_CM_ACT_UNEXPECTED;
 	}
 }
-
-/**
- * roce_cm_state_name() - short lower-case name of a state
- * @state: the state
- *
- * Return: a static string, "?" for an out-of-range value.
- */
-const char *roce_cm_state_name(enum roce_cm_state state)
-{
-	static const char * const names[] = {
-		[ROCE_CS_NONE] = "none",
-		[ROCE_CS_REQ] = "req",
-		[ROCE_CS_REP] = "rep",
-		[ROCE_CS_ESTABLISHED] = "established",
-		[ROCE_CS_DISCONNECTING] = "disconnecting",
-		[ROCE_CS_TIMEWAIT] = "timewait",
-		[ROCE_CS_REJECTED] = "rejected",
-	};
-
-	return (unsigned int)state < ARRAY_SIZE(names) ? names[state] : "?";
-}

@@ -86,6 +86,5 @@ enum roce_cm_action roce_cm_step(enum roce_cm_state state,
 				 enum roce_cm_event ev,
 				 enum roce_cm_state *next);
 bool roce_cm_event_of(const struct roce_cm *cm, enum roce_cm_event *ev);
-const char *roce_cm_state_name(enum roce_cm_state state);
 
 #endif /* _ROCECT_CM_FSM_H */

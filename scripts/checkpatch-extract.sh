@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Extract checkpatch.pl and the data files it reads from Debian's linux-source
-# tarball into $ROCECT_TOOLS (default /var/cache/rocect/checkpatch), once.
+# tarball into $ROCECT_CHECKPATCH_DIR (default /var/cache/rocect/checkpatch),
+# once.
 
 set -euo pipefail
 

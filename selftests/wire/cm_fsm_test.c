@@ -23,6 +23,22 @@ void result(bool ok, const char *fmt, ...)
 		failed++;
 }
 
+/* A state's name in the failure messages. */
+static const char *roce_cm_state_name(enum roce_cm_state state)
+{
+	static const char * const names[] = {
+		[ROCE_CS_NONE] = "none",
+		[ROCE_CS_REQ] = "req",
+		[ROCE_CS_REP] = "rep",
+		[ROCE_CS_ESTABLISHED] = "established",
+		[ROCE_CS_DISCONNECTING] = "disconnecting",
+		[ROCE_CS_TIMEWAIT] = "timewait",
+		[ROCE_CS_REJECTED] = "rejected",
+	};
+
+	return (unsigned int)state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
 struct step {
 	enum roce_cm_state from;
 	enum roce_cm_event ev;
@@ -219,8 +235,6 @@ static void test_events_of_messages(void)
 	}
 	cm.attr_id = 0x0001;	/* ClassPortInfo */
 	EXPECT(!roce_cm_event_of(&cm, &ev));
-	EXPECT(!strcmp(roce_cm_state_name(ROCE_CS_TIMEWAIT), "timewait"));
-	EXPECT(!strcmp(roce_cm_state_name(99), "?"));
 	result(ok, "CM messages map to tracker events");
 }
 

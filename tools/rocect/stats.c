@@ -18,7 +18,7 @@ static void stats_help(void)
 
 /* A nest whose attribute V + 1 counts value V, named by @name(V). */
 static json_object *nest_json(const struct nlattr *nest,
-			      const char *(*name)(int), bool skip_zero)
+			      const char *(*name)(int))
 {
 	json_object *o = json_object_new_object();
 	const struct nlattr *a;
@@ -32,8 +32,6 @@ static json_object *nest_json(const struct nlattr *nest,
 		    mnl_attr_get_payload_len(a) != sizeof(v))
 			continue;
 		v = mnl_attr_get_u64(a);
-		if (skip_zero && !v)
-			continue;
 		json_object_object_add(o, name(mnl_attr_get_type(a) - 1),
 				       json_object_new_int64(v));
 	}
@@ -176,12 +174,11 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 		json_object_object_add(o, "conn-count", json_object_new_int64(n));
 	}
 	json_object_object_add(o, "class",
-			       nest_json(tb[ROCECT_A_STATS_CLASS], class_name, false));
+			       nest_json(tb[ROCECT_A_STATS_CLASS], class_name));
 	json_object_object_add(o, "malformed",
-			       nest_json(tb[ROCECT_A_STATS_MALFORMED], malformed_name,
-					 false));
+			       nest_json(tb[ROCECT_A_STATS_MALFORMED], malformed_name));
 	json_object_object_add(o, "cm",
-			       nest_json(tb[ROCECT_A_STATS_CM], cm_name, false));
+			       nest_json(tb[ROCECT_A_STATS_CM], cm_name));
 	return MNL_CB_OK;
 }
 
