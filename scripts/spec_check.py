@@ -10,7 +10,9 @@ written the header: constants, enums (values from 0), attribute sets
 (ROCECT_CMD_*, from 1). It also checks that the CLI prints each counter of
 the stats set, and takes each setting of the config set, under the spec's
 name (tools/rocect/stats.c, config.c), and that rocect(8) and the admin
-guide name each of them.
+guide name each of them. Each setting's range and default in
+kernel/settings.h must be the spec's range and what the uapi comment, the
+module parameter's description, rocect(8) and the admin guide say.
 
     spec_check.py [TOP]      exit 0 if they agree, else 1 with the list
 """
@@ -26,6 +28,10 @@ CLI_STATS = f'{TOP}/tools/rocect/stats.c'
 CLI_CONFIG = f'{TOP}/tools/rocect/config.c'
 MAN = f'{TOP}/tools/rocect/rocect.8'
 GUIDE = f'{TOP}/Documentation/admin-guide.rst'
+SETTINGS = f'{TOP}/kernel/settings.h'
+LIMITS = f'{TOP}/kernel/config.h'
+PARAMS = f'{TOP}/kernel/config.c'
+TYPE_MAX = {'u8': 0xff, 'u16': 0xffff, 'u32': 0xffffffff}
 
 problems = []
 
@@ -127,6 +133,105 @@ def check_docs(spec):
                 problems.append(f'admin-guide.rst: no {set_name} {a["name"]}')
 
 
+def c_eval(expr, names):
+    """A C constant expression of numbers, shifts, products and names."""
+    expr = re.sub(r'\b[A-Z_][A-Z0-9_]*\b', lambda m: str(names[m.group(0)]),
+                  expr)
+    if not re.fullmatch(r'[0-9xa-fA-F()<>*+\- ]+', expr):
+        raise ValueError(expr)
+    return eval(expr)
+
+
+def read_settings(values):
+    """settings.h's rows: (name, attribute, type, min, max, default)."""
+    names = dict(values, U8_MAX=0xff, U32_MAX=0xffffffff)
+    for name, expr in re.findall(r'#define\s+(\w+)\s+(\(.*\))',
+                                 open(UAPI).read()):
+        names[name] = c_eval(expr, names)
+    text = re.sub(r'/\*.*?\*/', '', open(LIMITS).read(), flags=re.S)
+    body = re.search(r'enum rocect_config_limits\s*\{(.*?)\}', text, re.S)
+    for name, expr in re.findall(r'(\w+)\s*=\s*([^,]+),', body.group(1)):
+        names[name] = c_eval(expr, names)
+    text = re.sub(r'/\*.*?\*/', '', open(SETTINGS).read(), flags=re.S)
+    rows = []
+    for args in re.findall(r'ROCECT_SETTING\((.*?)\)\n', text, re.S):
+        name, attr, typ, lo, hi, default = [a.strip() for a in
+                                            args.split(',')]
+        rows.append((name, attr, typ, c_eval(lo, names), c_eval(hi, names),
+                     c_eval(default, names)))
+    return rows
+
+
+def says(where, text, lo, hi, default, onoff=False):
+    """What text says of a setting agrees with its range and default: a
+    range it gives names both ends, a default it gives is the default."""
+    nums = re.findall(r'\d+', text)
+    if re.search(r'\d+ ?(?:-|to|\.\.|or) ?\d+', text) and \
+            not (str(lo) in nums and str(hi) in nums):
+        problems.append(f'{where}: says {" ".join(text.split())[:70]!r}, '
+                        f'the range is '
+                        f'{lo} to {hi}')
+    m = re.search(r'default (\d+|on|off)\b', text)
+    if m:
+        got = {'on': '1', 'off': '0'}.get(m.group(1), m.group(1))
+        if got != str(default) and not (onoff and m.group(1).isdigit()):
+            problems.append(f'{where}: says default {m.group(1)}, settings.h '
+                            f'{default}')
+
+
+def check_settings(spec, values):
+    """Each setting's range and default agree wherever they are written."""
+    aset = next(s for s in spec['attribute-sets'] if s['name'] == 'config')
+    attrs = {c_name(aset['name-prefix'], a['name']): a
+             for a in aset['attributes']}
+    enums = {d['name']: d for d in spec.get('definitions', [])}
+    uapi = open(UAPI).read()
+    params = open(PARAMS).read()
+    man = re.sub(r'\\f[BIRP]', '', open(MAN).read()).replace('\\-', '-')
+    man = re.sub(r'^\.(?:BR?|BI) ', '', man, flags=re.M)
+    guide = open(GUIDE).read()
+    for name, attr, typ, lo, hi, default in read_settings(values):
+        full = f'ROCECT_A_CONFIG_{attr}'
+        a = attrs.get(full)
+        if a is None:
+            problems.append(f'settings.h: {full} is not in the spec')
+            continue
+        if 'enum' in a:
+            slo, shi = 0, len(enums[a['enum']]['entries']) - 1
+        else:
+            checks = a.get('checks', {})
+            slo = checks.get('min', 0)
+            shi = checks.get('max', TYPE_MAX[a['type']])
+        if (slo, shi) != (lo, hi) or a['type'] != typ:
+            problems.append(f'settings.h: {name} is {typ} {lo} to {hi}, the '
+                            f'spec {a["type"]} {slo} to {shi}')
+        if not lo <= default <= hi:
+            problems.append(f'settings.h: {name} defaults to {default}, '
+                            f'outside {lo} to {hi}')
+        m = re.search(rf'\b{full},\s*/\*(.*?)\*/', uapi)
+        if m and re.search(r'\d+\.\.\d+', m.group(1)) and \
+                f'{lo}..{hi}' not in m.group(1):
+            problems.append(f'uapi: {full} says {m.group(1).strip()!r}, the '
+                            f'range is {lo}..{hi}')
+        m = re.search(rf'MODULE_PARM_DESC\({name}, "(.*?)"\);', params)
+        if m is None:
+            problems.append(f'config.c: no description of parameter {name}')
+        else:
+            says(f'parameter {name}', m.group(1), lo, hi, default)
+        m = re.search(rf'``{name}``(?:, ``\w+``)* \(([^)]*(?:\([^)]*\))?[^)]*)\)',
+                      guide)
+        if m is None:
+            problems.append(f'admin-guide.rst: no ``{name}`` (range, default)')
+        else:
+            says(f'admin-guide.rst: {name}', m.group(1), lo, hi, default)
+        m = re.search(rf'^\.TP\n{re.escape(a["name"])}\b(.*?)(?=^\.(?:TP|SH))',
+                      man, re.M | re.S)
+        # (One paragraph for several settings says nothing checkable.)
+        if m:
+            says(f'rocect.8: {a["name"]}', m.group(1), lo, hi, default,
+                 onoff=hi == 1)
+
+
 def main():
     spec = yaml.safe_load(open(SPEC))
     values, enums = parse_header(open(UAPI).read())
@@ -169,6 +274,7 @@ def main():
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 
     check_docs(spec)
+    check_settings(spec, values)
 
     for p in problems:
         print(p)

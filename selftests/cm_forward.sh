@@ -93,14 +93,7 @@ b_seen()
 {
 	nft_packets "$b" cnt in
 }
-ip netns exec "$b" nft -f - <<-EOT
-	table inet cnt {
-	    chain in {
-	        type filter hook prerouting priority filter;
-	        udp dport 4791 counter
-	    }
-	}
-EOT
+count_roce_input "$b"
 check "unknown-qp drop on r" ip netns exec "$r" "$ROCECT" config set unknown-qp drop
 seen=$(b_seen)
 check "data packet to QP 0x99 sent" send "$a" data

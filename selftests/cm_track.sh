@@ -188,13 +188,12 @@ check "REP after MRA: rep with entries" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2c)
 
 # Test a lost RTU (c4): data to the passive side's QP establishes. Its
 # REQ and REP find c1's permanent expectations fresh and keep them.
-stat() { on "$r" -j stats | jq ".\"$1\""; }
-exp_created=$(stat expect-created)
-exp_kept=$(stat expect-kept)
+exp_created=$(stat_json "$r" expect-created)
+exp_kept=$(stat_json "$r" expect-kept)
 check "c4 REQ, REP, no RTU" xchg "$a" c4-req "$b" c4-rep
-check "... no expectation set up anew" is "$(stat expect-created)" "$exp_created"
+check "... no expectation set up anew" is "$(stat_json "$r" expect-created)" "$exp_created"
 check "... three kept (REQ's reverse, REP's reverse and forward)" \
-	is "$(stat expect-kept)" $((exp_kept + 3))
+	is "$(stat_json "$r" expect-kept)" $((exp_kept + 3))
 check "c4 data to b's QP" send "$a" c4-data
 check "lost RTU: established by data" is "$(conn_state "$r" 4100)" established
 

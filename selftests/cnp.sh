@@ -50,7 +50,6 @@ burst()
 	t1=$(date +%s%N)
 	echo "scale=3; ($t1 - $t0) / 1000000000" | bc
 }
-stat() { on "$1" -j stats | jq ".\"$2\""; }
 # CNPs that reached a (opcode 0x81 in the BTH), counted by nft in a.
 cnps_at_a() { nft_packets "$a" cnt in; }
 a_has() { [ "$(cnps_at_a)" -eq "$1" ]; }
@@ -70,14 +69,7 @@ setup()
 		    }
 		}
 	EOT
-	ip netns exec "$a" nft -f - <<-EOT || return 1
-		table inet cnt {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 @th,64,8 0x81 counter
-		    }
-		}
-	EOT
+	count_input "$a" "udp dport 4791 @th,64,8 0x81 counter" || return 1
 	ip netns exec "$b" nft -f - <<-EOT
 		table inet ecncount {
 		    chain in {
@@ -107,7 +99,7 @@ check "default: cnp off" is "$(on "$r" -j config | jq -r .cnp)" off
 check "3 CE-marked packets a -> b" send "$a" c1-data c1-data c1-data
 check "... CE counted on the entry" is \
 	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')" 3
-check "... no CNP" is "$(stat "$r" cnp-sent)" 0
+check "... no CNP" is "$(stat_json "$r" cnp-sent)" 0
 
 # Test one CNP per QP per interval (1 s here).
 check "cnp on, interval 1 s" on "$r" config set cnp on cnp-interval-us 1000000
@@ -115,46 +107,46 @@ check "cnp on, interval 1 s" on "$r" config set cnp on cnp-interval-us 1000000
 # second apart in a slow guest (seen on the debug kernel).
 check "3 CE packets at once" \
 	ip netns exec "$a" "$ROCE_SEND" -c 3 -i 0 "$pkts/c1-data"
-check "... one CNP" is "$(stat "$r" cnp-sent)" 1
-check "... two held back by the interval" is "$(stat "$r" cnp-interval)" 2
+check "... one CNP" is "$(stat_json "$r" cnp-sent)" 1
+check "... two held back by the interval" is "$(stat_json "$r" cnp-interval)" 2
 check "... it reached a" busywait 5000 a_has 1
 
 # Test IPv6, UD (DETH source QP) and an unknown QP.
 check "CE IPv6 packet" send "$a" c8-data
 check "CE UD packet from a's QP 0x66" send "$a" ud
-check "... two more CNPs" is "$(stat "$r" cnp-sent)" 3
+check "... two more CNPs" is "$(stat_json "$r" cnp-sent)" 3
 check "CE packet to QP 0x999, which no handshake set up" send "$a" stray
-check "... no CNP, counted" is "$(stat "$r" cnp-unknown-qp)-$(stat "$r" cnp-sent)" 1-3
+check "... no CNP, counted" is "$(stat_json "$r" cnp-unknown-qp)-$(stat_json "$r" cnp-sent)" 1-3
 
 # Test the interval at a known rate: 200 ms interval, a packet every 50 ms.
 sleep 1.1	# the last c1 CNP is over 1 s old: the next is due at once
 check "interval 200 ms" on "$r" config set cnp-interval-us 200000
-before=$(stat "$r" cnp-sent)
+before=$(stat_json "$r" cnp-sent)
 secs=$(burst "$a" c1-data 30 50000)
-sent=$(($(stat "$r" cnp-sent) - before))
+sent=$(($(stat_json "$r" cnp-sent) - before))
 hi=$(echo "$secs / 0.2 + 2" | bc)
 echo "    30 CE packets in $secs s: $sent CNPs (at most $hi)"
 # No lower bound from the sender's clock: an emulated router may take the
 # packets in clumps (seen: 8 CNPs for 2.4 s). Two or more: the interval
 # lets CNPs through again within the burst.
 check "CNPs: more than one, at most one per interval" test "$sent" -ge 2 -a "$sent" -le "$hi"
-check "... and at least 2 held back per CNP" test "$(stat "$r" cnp-interval)" -ge $((2 + 2 * sent))
+check "... and at least 2 held back per CNP" test "$(stat_json "$r" cnp-interval)" -ge $((2 + 2 * sent))
 # The interval must not hold back more than it should: whatever the guest's
 # speed, a CE packet sent 0.3 s after the last one is due a CNP.
 sleep 0.3
-before=$(stat "$r" cnp-sent)
+before=$(stat_json "$r" cnp-sent)
 check "... one more 0.3 s later" send "$a" c1-data
-check "... gets its CNP" is "$(stat "$r" cnp-sent)" $((before + 1))
+check "... gets its CNP" is "$(stat_json "$r" cnp-sent)" $((before + 1))
 
 # Test the global cap under a flood: 10 CNPs/s whatever the interval.
 check "interval 1 us, cap 10/s" on "$r" config set cnp-interval-us 1 cnp-max-rate 10
-before=$(stat "$r" cnp-sent)
+before=$(stat_json "$r" cnp-sent)
 secs=$(burst "$a" c1-data 300 0)
-sent=$(($(stat "$r" cnp-sent) - before))
+sent=$(($(stat_json "$r" cnp-sent) - before))
 cap_hi=$(echo "10 * $secs + 2" | bc | cut -d. -f1)
 echo "    300 CE packets in $secs s: $sent CNPs (at most $cap_hi)"
 check "the cap holds" test "$sent" -le "$cap_hi"
-check "... flood counted as capped" test "$(stat "$r" cnp-capped)" -ge $((300 - cap_hi))
+check "... flood counted as capped" test "$(stat_json "$r" cnp-capped)" -ge $((300 - cap_hi))
 
 # Test clearing CE: b gets ECT(0) for packets that made a CNP.
 check "cap 100000/s, clear CE" on "$r" config set cnp-max-rate 100000 cnp-clear-ce on
@@ -165,21 +157,21 @@ check "... b saw them as ECT(0)" busywait 5000 test "$(b_ecn '"ect0"')" -eq $((e
 check "... and none as CE" is "$(b_ecn '"ce"')" "$ce"
 
 # Test a CNP on demand.
-sent=$(stat "$r" cnp-sent)
+sent=$(stat_json "$r" cnp-sent)
 check "rocect qp cnp for a -> b QP 0x2a" on "$r" qp cnp src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a
-check "... sent" is "$(stat "$r" cnp-sent)" $((sent + 1))
+check "... sent" is "$(stat_json "$r" cnp-sent)" $((sent + 1))
 check "... counted on the entry" test \
 	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].cnps')" -ge 1
 
 # Test what reached a against what r sent, and decode every CNP.
-check "every CNP r sent reached a" busywait 5000 a_has "$(stat "$r" cnp-sent)"
+check "every CNP r sent reached a" busywait 5000 a_has "$(stat_json "$r" cnp-sent)"
 kill "$cap"
 wait "$cap" 2>/dev/null
 cap=
 "$PYTHON" "$SELFTESTS_DIR/wire/cnp_check.py" "$pkts/a.pcap" >"$pkts/cnps.json" 2>/dev/null
 log_test $? "capture decoded by scapy"
 n=$(jq -s length "$pkts/cnps.json")
-check "captured $n CNPs, as many as r sent" is "$n" "$(stat "$r" cnp-sent)"
+check "captured $n CNPs, as many as r sent" is "$n" "$(stat_json "$r" cnp-sent)"
 check "all: ICRC valid, BECN, opcode 0x81, b's address as source" is \
 	"$(jq -s '[.[] | select(.icrc_ok and .becn == 1 and .opcode == 129 and
 	   (.src == "10.0.2.1" or .src == "fd00:2::1"))] | length' "$pkts/cnps.json")" "$n"
@@ -210,7 +202,7 @@ check "... b's reply" send "$b" c1-rep
 check "... RTU" send "$a" c1-rtu
 at_a=$(cnps_at_a)
 check "CE packet to b" send "$a" c1-data
-check "... b sent a CNP" is "$(stat "$b" cnp-sent)" 1
+check "... b sent a CNP" is "$(stat_json "$b" cnp-sent)" 1
 check "... it reached a" busywait 5000 a_has $((at_a + 1))
 
 cleanup_all_ns

@@ -99,7 +99,6 @@ check "CE packet a -> b on port 4792 (helper roce-4792)" send_ce 10.0.2.1 4792
 check "... a received a CNP on port 4792" busywait 5000 cnps_are 4792 1
 check "... and none on port 4791 for it" is "$(cnps_to 4791)" 1
 
-r_stat() { on "$r" -j stats | jq ".\"$1\""; }
 qp_cnps() { on "$r" -j qp show src 10.0.1.1 | jq '.[0].cnps'; }
 check "r's output path drops CNPs" ip netns exec "$r" nft -f - <<-EOT
 	table inet nocnp {
@@ -109,12 +108,12 @@ check "r's output path drops CNPs" ip netns exec "$r" nft -f - <<-EOT
 	    }
 	}
 EOT
-sent=$(r_stat cnp-sent) before=$(qp_cnps)
+sent=$(stat_json "$r" cnp-sent) before=$(qp_cnps)
 check "CE packet a -> b: its CNP dropped on the way out" \
 	send_ce 10.0.2.1 4791
 check "... counted as cnp-tx-dropped" busywait 5000 \
-	eval '[ "$(r_stat cnp-tx-dropped)" = 1 ]'
-check "... not as sent" is "$(r_stat cnp-sent)/$(qp_cnps)" "$sent/$before"
+	eval '[ "$(stat_json "$r" cnp-tx-dropped)" = 1 ]'
+check "... not as sent" is "$(stat_json "$r" cnp-sent)/$(qp_cnps)" "$sent/$before"
 check "... a received nothing more on port 4791" is "$(cnps_to 4791)" 1
 
 ip netns exec "$r" nft flush ruleset

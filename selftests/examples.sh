@@ -54,23 +54,11 @@ a_seen()
 	nft_packets "$a" cnt in
 }
 
-count_in_a()
-{
-	ip netns exec "$a" nft -f - <<-EOT
-		table inet cnt {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 counter
-		    }
-		}
-	EOT
-}
-
 check "module installed for modprobe" install_module
 check "packets crafted with scapy" craft_packets
 check "topology up" setup_router_topology
 check "router.nft loads on r" load_router_example
-check "a counts the RoCE packets it gets" count_in_a
+check "a counts the RoCE packets it gets" count_roce_input "$a"
 check "a reaches b through r" \
 	busywait 10000 ip netns exec "$a" ping -c1 -W1 10.0.2.1 >/dev/null
 

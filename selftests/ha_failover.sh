@@ -121,7 +121,7 @@ conntrackd_conf()
 
 setup()
 {
-	local n r
+	local n r q rules
 
 	tmp=$(mktemp -d)
 	setup_ns a r1 r2 b || return 1
@@ -159,21 +159,12 @@ setup()
 			return 1
 	done
 	# a and b count what reaches them, and consume it as an RNIC would.
+	rules=('udp dport 4791 @th,64,8 0x81 counter drop comment "cnp"')
+	for q in $AQP $BQP 0x77 0x99 $AQP6 $BQP6; do
+		rules+=("udp dport 4791 @th,104,24 $q counter drop comment \"$q\"")
+	done
 	for n in a b; do
-		ip netns exec "${!n}" nft -f - <<-EOT || return 1
-			table inet cnt {
-			    chain in {
-			        type filter hook prerouting priority filter;
-			        udp dport 4791 @th,64,8 0x81 counter drop comment "cnp"
-			        udp dport 4791 @th,104,24 $AQP counter drop comment "$AQP"
-			        udp dport 4791 @th,104,24 $BQP counter drop comment "$BQP"
-			        udp dport 4791 @th,104,24 0x77 counter drop comment "0x77"
-			        udp dport 4791 @th,104,24 0x99 counter drop comment "0x99"
-			        udp dport 4791 @th,104,24 $AQP6 counter drop comment "$AQP6"
-			        udp dport 4791 @th,104,24 $BQP6 counter drop comment "$BQP6"
-			    }
-			}
-		EOT
+		count_input "${!n}" "${rules[@]}" || return 1
 	done
 }
 
@@ -189,7 +180,6 @@ cleanup_extra()
 
 # got NS QP: packets to QP (or "cnp": CNPs) that reached NS.
 got() { nft_packets "$1" cnt in "comment \"$2\""; }
-stat() { on "$1" -j stats | jq ".\"$2\""; }
 # The entries of NS, one "src dst dqpn sqpn origin" line each, sorted.
 entries()
 {
@@ -276,7 +266,7 @@ check "... r2's kernel has the flows, helper roce" \
 ip netns exec "$r2" conntrack -L -p udp --dport 4791 2>/dev/null | sed 's/^/    r2: /'
 check "a packet from b in the reply direction of a's data flow" \
 	send "$b" reply-dir
-check "... dropped: it binds nothing" is "$(stat "$r2" unknown-qp-dropped)" 1
+check "... dropped: it binds nothing" is "$(stat_json "$r2" unknown-qp-dropped)" 1
 recovered_after=
 recovered_round=
 for n in 2 3 4 5; do
@@ -294,19 +284,19 @@ lost6=$((8 - $(got "$b" $BQP6) + b6_before - $(got "$a" $AQP6) + a6_before))
 check "... every packet after the failover went through r2" is "$lost" 0
 check "... over IPv6 too" is "$lost6" 0
 check "... the CNP too" is "$(got "$a" cnp)" 1
-check "... r2 adopted the four data flows" is "$(stat "$r2" flow-adopted)" 4
-check "... and dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 1
+check "... r2 adopted the four data flows" is "$(stat_json "$r2" flow-adopted)" 4
+check "... and dropped nothing more" is "$(stat_json "$r2" unknown-qp-dropped)" 1
 check "r2 recovered the QP pairs, both directions" \
 	is "$(entries "$r2" | tr '\n' ';')" "$(pair recovered | tr '\n' ';')"
 check "... at the third response through r2" is "$recovered_round" 4
-check "... counted: qp-recovered 4" is "$(stat "$r2" qp-recovered)" 4
+check "... counted: qp-recovered 4" is "$(stat_json "$r2" qp-recovered)" 4
 on "$r2" qp show | sed 's/^/    r2# /'
 echo "    failover: 2 x 8 packets through r2, $lost + $lost6 lost; r2 had the" \
 	"pairs after its round $recovered_round," \
 	"${recovered_after:-never} ms after the switch"
 check "a new flow of a to b's recovered QP, from another port" send "$a" new-flow
 check "... dropped: the entry is bound to a's port (wrong-sport)" \
-	is "$(got "$b" $BQP) $(stat "$r2" wrong-sport)" "$((b_before + 4)) 1"
+	is "$(got "$b" $BQP) $(stat_json "$r2" wrong-sport)" "$((b_before + 4)) 1"
 check "check-sport off on r2" on "$r2" config set check-sport off
 check "... the new flow passes on the recovered entry" send "$a" new-flow
 check "... b received it" is "$(got "$b" $BQP)" $((b_before + 5))
@@ -314,22 +304,22 @@ check "check-sport on" on "$r2" config set check-sport on
 
 # Test what adoption does not admit.
 check "a's adopted flow to another QP of b" send "$a" other-qp
-check "... dropped, counted" is "$(got "$b" 0x99) $(stat "$r2" unknown-qp-dropped)" "0 2"
+check "... dropped, counted" is "$(got "$b" 0x99) $(stat_json "$r2" unknown-qp-dropped)" "0 2"
 managed=$(got "$b" 0x77)
 check "the managed entry's flow, which r1 admitted without a handshake" \
 	send "$a" managed
 check "... is not adopted: dropped, counted" \
-	is "$(($(got "$b" 0x77) - managed)) $(stat "$r2" unknown-qp-dropped)" "0 3"
+	is "$(($(got "$b" 0x77) - managed)) $(stat_json "$r2" unknown-qp-dropped)" "0 3"
 check "r2 forgets the recovered pair (qp flush)" \
 	on "$r2" qp flush origin recovered
 check "a new flow to b's QP" send "$a" new-flow
-check "... dropped, counted" is "$(stat "$r2" unknown-qp-dropped)" 4
+check "... dropped, counted" is "$(stat_json "$r2" unknown-qp-dropped)" 4
 check "... but the adopted flows still pass" round 6
 check "... both directions" is \
 	"$(($(got "$b" $BQP) - b_before)) $(($(got "$a" $AQP) - a_before))" "6 5"
 check "... over IPv6 too" is \
 	"$(($(got "$b" $BQP6) - b6_before)) $(($(got "$a" $AQP6) - a6_before))" "5 5"
-check "... dropped nothing more" is "$(stat "$r2" unknown-qp-dropped)" 4
+check "... dropped nothing more" is "$(stat_json "$r2" unknown-qp-dropped)" 4
 
 cleanup_extra
 check "both conntrackd stopped" busywait 10000 eval '! pgrep -f "$tmp/conntrackd"'

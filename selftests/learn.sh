@@ -100,25 +100,10 @@ setup()
 	setup_router_topology && setup_attacker || return 1
 	ip netns exec "$r" nft -f <(nft_roce_ruleset) || return 1
 	# CNPs to a's QP 0x101; p1's data reaching b.
-	ip netns exec "$a" nft -f - <<-EOT || return 1
-		table inet cnt {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 @th,64,8 0x81 @th,104,24 0x101 counter
-		    }
-		}
-	EOT
-	ip netns exec "$b" nft -f - <<-EOT
-		table inet cnt {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 @th,104,24 0x201 counter
-		    }
-		}
-	EOT
+	count_input "$a" "udp dport 4791 @th,64,8 0x81 @th,104,24 0x101 counter" &&
+		count_input "$b" "udp dport 4791 @th,104,24 0x201 counter"
 }
 
-stat() { on "$r" -j stats | jq ".\"$1\""; }
 # The inferred entries on r, one "src dst dqpn sqpn" line each, sorted.
 inferred() {
 	on "$r" -j qp show origin inferred |
@@ -159,7 +144,7 @@ for n in 0 1 2 3; do
 done
 check "r inferred the four pairs, both directions" \
 	is "$(inferred | tr '\n' ';')" "$(expected_pairs | tr '\n' ';')"
-check "... counted: qp-inferred 8" is "$(stat qp-inferred)" 8
+check "... counted: qp-inferred 8" is "$(stat_json "$r" qp-inferred)" 8
 on "$r" qp show origin inferred | sed 's/^/    /'
 # The WRITE pair was inferred in round 2: round 3's two requests and one
 # ACK were counted on its entries.
@@ -177,7 +162,7 @@ check "... no entry for either QP" \
 check "requests to 0x501 and 0x502 with close PSNs" send "$a" close-req
 check "... ACKs to 0x601 agreeing with both" send "$b" close-ack
 check "... no entry, counted as ambiguous" \
-	is "$(count dqpn 0x601)-$(stat learn-ambiguous)" 0-3
+	is "$(count dqpn 0x601)-$(stat_json "$r" learn-ambiguous)" 0-3
 
 # Test UD: the DETH names the source.
 check "UD packet to 0x401 from a's QP 0x402" send "$a" ud
@@ -196,22 +181,22 @@ check "... its entries are learned now" is \
 	"$(on "$r" -j qp show dqpn 0x204 | jq -r '.[0].origin')" learned
 
 # Test that inferred entries take at most half of max-qps (now 7 of them).
-full=$(stat table-full)
+full=$(stat_json "$r" table-full)
 check "max-qps 14" on "$r" config set max-qps 14
 check "a UD packet to 0x411" send "$a" ud2
 check "... no entry, counted as table-full" \
-	is "$(count dqpn 0x411)-$(($(stat table-full) - full))" 0-1
+	is "$(count dqpn 0x411)-$(($(stat_json "$r" table-full) - full))" 0-1
 check "max-qps back to 65536" on "$r" config set max-qps 65536
 
 # Test that one sender holds at most source-share of the inferred half:
 # max-qps 100 and source-share 20, 10 inferred entries for a's address.
 held_by() { on "$r" -j qp show origin inferred | jq "[.[] | select(.src == \"$1\")] | length"; }
 a_had=$(held_by $A)
-refused=$(stat qp-source-full)
+refused=$(stat_json "$r" qp-source-full)
 check "max-qps 100, source-share 20" on "$r" config set max-qps 100 source-share 20
 check "16 UD packets from a, each to another QP" send "$a" udflood
 check "... a holds 10 inferred entries, $((a_had + 16 - 10)) refused" is \
-	"$(held_by $A) $(($(stat qp-source-full) - refused))" "10 $((a_had + 16 - 10))"
+	"$(held_by $A) $(($(stat_json "$r" qp-source-full) - refused))" "10 $((a_had + 16 - 10))"
 check "a UD packet from b" send "$b" udb
 check "... inferred for b" is "$(count dqpn 0x7ff)" 1
 forget_flood() {
@@ -229,17 +214,17 @@ check "a CE-marked packet a -> b QP 0x201" send "$a" p1-ce
 check "... a CNP reached a's QP 0x101" \
 	busywait 5000 eval '[ "$(nft_packets "$a" cnt in)" = 1 ]'
 check "the same packet from m, on another interface of r" send "$m" p1-ce
-check "... not a's (wrong-iface)" busywait 5000 eval '[ "$(stat wrong-iface)" = 1 ]'
+check "... not a's (wrong-iface)" busywait 5000 eval '[ "$(stat_json "$r" wrong-iface)" = 1 ]'
 sleep 1
 check "... no CNP for it" is "$(nft_packets "$a" cnt in)" 1
 
 # Test strict mode: inferred entries do not open it; a promoted one does.
 b_before=$(nft_packets "$b" cnt in)
-dropped=$(stat unknown-qp-dropped)
+dropped=$(stat_json "$r" unknown-qp-dropped)
 check "unknown-qp drop" on "$r" config set unknown-qp drop
 check "3 packets of the inferred pair" send "$a" p1-data p1-data p1-data
 check "... dropped and counted" is \
-	"$(($(nft_packets "$b" cnt in) - b_before)) $(($(stat unknown-qp-dropped) - dropped))" "0 3"
+	"$(($(nft_packets "$b" cnt in) - b_before)) $(($(stat_json "$r" unknown-qp-dropped) - dropped))" "0 3"
 promote() {
 	on "$r" -j qp show origin inferred dqpn 0x201 |
 		jq -r '.[] | "qp add src \(.src) dst \(.dst) dqpn \(.dqpn) sqpn \(.sqpn)"' |
@@ -252,12 +237,12 @@ check "... 3 packets pass" send "$a" p1-data p1-data p1-data
 check "... b received them" is "$(($(nft_packets "$b" cnt in) - b_before))" 3
 
 # Test expiry: idle inferred entries go, the managed one stays.
-expired=$(stat qp-expired)
+expired=$(stat_json "$r" qp-expired)
 check "idle-timeout 2 s" on "$r" config set idle-timeout 2 unknown-qp accept
 check "... inferred entries expire" busywait 20000 \
 	eval '[ "$(count origin inferred)$(count origin learned)" = 00 ]'
 # Six inferred, and the two of the handshake's connection, idle as well.
-check "... counted as expired" is "$(($(stat qp-expired) - expired))" 8
+check "... counted as expired" is "$(($(stat_json "$r" qp-expired) - expired))" 8
 check "... the managed entry stays" is "$(count origin managed)" 1
 
 cleanup_all_ns

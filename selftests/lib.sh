@@ -214,6 +214,9 @@ stat_get()
 	ip netns exec "$1" "$ROCECT" stats | awk -v k="$2" '$1 == k { print $2 }'
 }
 
+# stat_json NS KEY: a counter or gauge of `rocect -j stats` in NS.
+stat_json() { on "$1" -j stats | jq ".\"$2\""; }
+
 # expect_stat NS NAME VALUE
 expect_stat()
 {
@@ -312,21 +315,33 @@ setup_attacker()
 	done
 }
 
-# count_roce_input NS...: count the RoCE packets that reach each NS (in
-# table inet cnt, chain in), for rx and the helpers below.
+# count_input NS [RULE]...: count what reaches NS, one counter per nft
+# RULE (default: all of RoCE) in table inet cnt, chain in (prerouting),
+# which rx, got-like helpers and nft_packets read.
+count_input()
+{
+	local ns=$1 rules
+
+	shift
+	[ $# -gt 0 ] || set -- "udp dport 4791 counter"
+	printf -v rules '%s\n' "$@"
+	ip netns exec "$ns" nft -f - <<-EOT
+		table inet cnt {
+		    chain in {
+		        type filter hook prerouting priority filter;
+		$rules
+		    }
+		}
+	EOT
+}
+
+# count_roce_input NS...: count_input for each NS, all of RoCE.
 count_roce_input()
 {
 	local ns
 
 	for ns; do
-		ip netns exec "$ns" nft -f - <<-EOT || return 1
-			table inet cnt {
-			    chain in {
-			        type filter hook prerouting priority filter;
-			        udp dport 4791 counter
-			    }
-			}
-		EOT
+		count_input "$ns" || return 1
 	done
 }
 

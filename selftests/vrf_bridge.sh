@@ -58,22 +58,14 @@ exchange('nb4', '10.0.3.1', '10.0.3.2', (0x1007, 0x2007), (0x1d, 0x30))
 # counters NS: RoCE packets in (all, and CNPs: opcode 0x81) by NS.
 counters()
 {
-	ip netns exec "$1" nft -f - <<-EOT
-		table inet cnt {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 @th,64,8 0x81 counter comment "cnp"
-		        udp dport 4791 counter comment "all"
-		    }
-		}
-	EOT
+	count_input "$1" 'udp dport 4791 @th,64,8 0x81 counter comment "cnp"' \
+		'udp dport 4791 counter comment "all"'
 }
 got() { nft_packets "$1" cnt in "$2"; }
 conn_state()
 {
 	on "$1" -j conn | jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c) | .state'
 }
-stat() { on "$1" -j stats | jq ".\"$2\""; }
 
 vrf_setup()
 {
@@ -118,7 +110,7 @@ tracked_both()
 	check "... established" is "$(conn_state "$ns" "$4")" established
 	check "$where IPv6: REQ, REP, RTU" handshake "$5"
 	check "... established" is "$(conn_state "$ns" "$6")" established
-	check "... no MAD called spoofed" is "$(stat "$ns" cm-spoofed)" 0
+	check "... no MAD called spoofed" is "$(stat_json "$ns" cm-spoofed)" 0
 	at=$(got "$b" all)
 	check "$where: data a -> b in drop mode" send "$a" "$3-data" "$5-data"
 	check "... b got both" is "$(got "$b" all)" $((at + 2))
@@ -133,13 +125,13 @@ check "... drop mode, CNPs on" on "$r" config set unknown-qp drop cnp on
 tracked_both VRF "$r" v4 $((0x1001)) v6 $((0x1002))
 check "VRF: CE-marked data a -> b, both families" send "$a" v4-ce v6-ce
 check "... r sent two CNPs, none lacked a route" is \
-	"$(stat "$r" cnp-sent) $(stat "$r" cnp-no-route)" "2 0"
+	"$(stat_json "$r" cnp-sent) $(stat_json "$r" cnp-no-route)" "2 0"
 check "... a got them" busywait 5000 test "$(got "$a" cnp)" -eq 2
 check "f4: REQ from a" send "$a" f4-req
 at_a=$(got "$a" all)
 check "M forges b's REP through veth2" send "$m" f4-rep
 check "... spoofed, dropped, a did not get it" is \
-	"$(stat "$r" cm-spoofed) $(stat "$r" drop-spoofed) $(got "$a" all)" \
+	"$(stat_json "$r" cm-spoofed) $(stat_json "$r" drop-spoofed) $(got "$a" all)" \
 	"1 1 $at_a"
 check "... f4 still waits for its REP" is "$(conn_state "$r" $((0x1003)))" req
 ip netns exec "$r" nft flush ruleset
@@ -185,17 +177,17 @@ at_a2=$(got "$a2" all)
 check "m2 sends a REQ to a2 in the name of 10.0.7.7, off br0's link" \
 	send "$m2" off-req
 check "... spoofed, dropped, a2 did not get it" is \
-	"$(stat "$s" cm-spoofed) $(stat "$s" drop-spoofed) $(got "$a2" all)" \
+	"$(stat_json "$s" cm-spoofed) $(stat_json "$s" drop-spoofed) $(got "$a2" all)" \
 	"1 1 $at_a2"
 check "br0's addresses removed: routing knows no host" \
 	ip -n "$s" addr flush dev br0
 check "nb4: REQ from a2" send "$a2" nb4-req
 check "... spoofed, not tracked" is \
-	"$(stat "$s" cm-spoofed) $(conn_state "$s" $((0x1007)))" "2 "
+	"$(stat_json "$s" cm-spoofed) $(conn_state "$s" $((0x1007)))" "2 "
 check "rp-check off" on "$s" config set rp-check off
 check "nb4: REQ from a2 again" send "$a2" nb4-req
 check "... believed" is \
-	"$(stat "$s" cm-spoofed) $(conn_state "$s" $((0x1007)))" "2 req"
+	"$(stat_json "$s" cm-spoofed) $(conn_state "$s" $((0x1007)))" "2 req"
 ip netns exec "$s" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE
 check "no kernel warnings" dmesg_clean
