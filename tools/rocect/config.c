@@ -51,7 +51,7 @@ static const struct {
 static const char *const policies[] = { "accept", "drop" };
 static const char *const bools[] = { "off", "on" };
 
-static void config_help(void)
+static int config_help(struct rd *rd)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] config [ show ]\n"
@@ -66,6 +66,7 @@ static void config_help(void)
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");
+	return 0;
 }
 
 static json_object *knob_json(unsigned int i, const struct nlattr *a)
@@ -203,6 +204,11 @@ int config_collect(struct rd *rd, json_object *o)
 	return rd_get(rd, ROCECT_CMD_CONFIG_GET, config_cb, o);
 }
 
+static int config_show(struct rd *rd)
+{
+	return rd_show(rd, ROCECT_CMD_CONFIG_GET, config_cb);
+}
+
 /**
  * cmd_config() - the "config" object
  * @rd: the invocation, positioned after "config"
@@ -211,14 +217,12 @@ int config_collect(struct rd *rd, json_object *o)
  */
 int cmd_config(struct rd *rd)
 {
-	if (rd_no_arg(rd) || rd_is(rd, "show"))
-		return rd_show(rd, ROCECT_CMD_CONFIG_GET, config_cb);
-	if (rd_is(rd, "set"))
-		return config_set(rd);
-	if (rd_is(rd, "help")) {
-		config_help();
-		return 0;
-	}
-	pr_err("unknown config command '%s'; try 'rocect config help'", rd_arg(rd));
-	return 1;
+	static const struct rd_cmd cmds[] = {
+		{ "show", config_show },
+		{ "set", config_set },
+		{ "help", config_help },
+		{ NULL, NULL },
+	};
+
+	return rd_exec_cmd(rd, "config", cmds);
 }

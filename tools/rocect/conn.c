@@ -15,12 +15,13 @@ static const char *const conn_columns[] = {
 	"pqpn", "state", "reject-reason", "age-ms", "timeout", NULL
 };
 
-static void conn_help(void)
+static int conn_help(struct rd *rd)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] conn [ show ]\n"
 		"Connections are learned from the RDMA CM handshake; each has the QP\n"
 		"entries of both directions (rocect qp show origin learned).\n");
+	return 0;
 }
 
 /* A connection's attributes, in the JSON objects' key order. */
@@ -64,6 +65,16 @@ static json_object *conn_to_json(const struct nlmsghdr *nlh)
 	return o;
 }
 
+static int conn_show(struct rd *rd)
+{
+	if (!rd_no_arg(rd)) {
+		pr_err("'conn show' takes no arguments");
+		return 1;
+	}
+	return rd_show_rows(rd, conn_request, NULL, conn_to_json,
+			    conn_columns);
+}
+
 /**
  * cmd_conn() - the "conn" object
  * @rd: the invocation, positioned after "conn"
@@ -72,19 +83,12 @@ static json_object *conn_to_json(const struct nlmsghdr *nlh)
  */
 int cmd_conn(struct rd *rd)
 {
-	if (rd_is(rd, "help")) {
-		conn_help();
-		return 0;
-	}
-	if (!rd_no_arg(rd) && !rd_is(rd, "show") && !rd_is(rd, "list")) {
-		pr_err("unknown conn command '%s'; try 'rocect conn help'",
-		       rd_arg(rd));
-		return 1;
-	}
-	if (!rd_no_arg(rd)) {
-		pr_err("'conn show' takes no arguments");
-		return 1;
-	}
-	return rd_show_rows(rd, conn_request, NULL, conn_to_json,
-			    conn_columns);
+	static const struct rd_cmd cmds[] = {
+		{ "show", conn_show },
+		{ "list", conn_show },
+		{ "help", conn_help },
+		{ NULL, NULL },
+	};
+
+	return rd_exec_cmd(rd, "conn", cmds);
 }

@@ -459,3 +459,40 @@ int rd_show_rows(struct rd *rd,
 	}
 	return ret;
 }
+
+/**
+ * rd_get() - fetch one object (stats, config) into a JSON object
+ * @rd: the invocation
+ * @cmd: the ROCECT_CMD_*_GET command
+ * @cb: turns the reply into keys of @o
+ * @o: the object
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o)
+{
+	if (rd_talk(rd, rd_msg(rd, cmd, 0), cb, o)) {
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * rd_show() - fetch one object (stats, config) and print it
+ * @rd: the invocation
+ * @cmd: the ROCECT_CMD_*_GET command
+ * @cb: turns the reply into keys of the JSON object passed as data
+ *
+ * Return: the exit status.
+ */
+int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb)
+{
+	json_object *o = json_object_new_object();
+	int ret = rd_get(rd, cmd, cb, o);
+
+	if (!ret)
+		rd_print_keys(rd, o);
+	json_object_put(o);
+	return ret;
+}

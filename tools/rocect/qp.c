@@ -32,7 +32,7 @@ const char *const qp_columns[] = {
 	"bytes", "ce", "cnps", "idle-ms", "timeout", NULL
 };
 
-static void qp_help(void)
+static int qp_help(struct rd *rd)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] qp show [ zone Z ] [ src ADDR ] [ dst ADDR ]\n"
@@ -51,6 +51,7 @@ static void qp_help(void)
 		"  rocect qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17\n"
 		"  rocect qp query 10.0.2.1 0x2a\n"
 		"  rocect -j qp show dst 10.0.2.1\n");
+	return 0;
 }
 
 static int lookup(const char *word, const char *const *names, int n)
@@ -367,6 +368,44 @@ static int qp_query(struct rd *rd)
 		       KEYS_ENTRY | KEY(K_ZONE));
 }
 
+/* The commands: their message, and the keys each needs and allows. */
+static int qp_list(struct rd *rd)
+{
+	return qp_show(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, 0,
+		       KEYS_ENTRY | KEY(K_ZONE) | KEY(K_SQPN) | KEY(K_ORIGIN) |
+		       KEY(K_STATE));
+}
+
+static int qp_get(struct rd *rd)
+{
+	return qp_show(rd, ROCECT_CMD_QP_GET, 0, KEYS_ENTRY,
+		       KEYS_ENTRY | KEY(K_ZONE));
+}
+
+static int qp_add(struct rd *rd)
+{
+	return qp_change(rd, ROCECT_CMD_QP_NEW, KEYS_ENTRY | KEY(K_SQPN),
+			 KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) | KEY(K_DEV));
+}
+
+static int qp_del(struct rd *rd)
+{
+	return qp_change(rd, ROCECT_CMD_QP_DEL, KEYS_ENTRY,
+			 KEYS_ENTRY | KEY(K_ZONE));
+}
+
+static int qp_flush(struct rd *rd)
+{
+	return qp_change(rd, ROCECT_CMD_QP_FLUSH, 0, KEY(K_ORIGIN));
+}
+
+/* Send one CNP to the entry's source QP now. */
+static int qp_cnp(struct rd *rd)
+{
+	return qp_change(rd, ROCECT_CMD_CNP_SEND, KEYS_ENTRY,
+			 KEYS_ENTRY | KEY(K_ZONE));
+}
+
 /**
  * cmd_qp() - the "qp" object
  * @rd: the invocation, positioned after "qp"
@@ -375,52 +414,19 @@ static int qp_query(struct rd *rd)
  */
 int cmd_qp(struct rd *rd)
 {
-	/* The commands besides query: their words, message and arguments. */
-	static const struct {
-		const char *name, *alias;
-		uint8_t cmd;
-		bool show;
-		uint16_t flags;
-		unsigned int need, allowed;
-	} cmds[] = {
-		{ "show", "list", ROCECT_CMD_QP_GET, true, NLM_F_DUMP, 0,
-		  KEYS_ENTRY | KEY(K_ZONE) | KEY(K_SQPN) | KEY(K_ORIGIN) |
-		  KEY(K_STATE) },
-		{ "get", NULL, ROCECT_CMD_QP_GET, true, 0, KEYS_ENTRY,
-		  KEYS_ENTRY | KEY(K_ZONE) },
-		{ "add", NULL, ROCECT_CMD_QP_NEW, false, 0,
-		  KEYS_ENTRY | KEY(K_SQPN),
-		  KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) | KEY(K_DEV) },
-		{ "del", "delete", ROCECT_CMD_QP_DEL, false, 0, KEYS_ENTRY,
-		  KEYS_ENTRY | KEY(K_ZONE) },
-		{ "flush", NULL, ROCECT_CMD_QP_FLUSH, false, 0, 0,
-		  KEY(K_ORIGIN) },
-		/* Send one CNP to the entry's source QP now. */
-		{ "cnp", NULL, ROCECT_CMD_CNP_SEND, false, 0, KEYS_ENTRY,
-		  KEYS_ENTRY | KEY(K_ZONE) },
+	static const struct rd_cmd cmds[] = {
+		{ "show", qp_list },
+		{ "list", qp_list },
+		{ "get", qp_get },
+		{ "add", qp_add },
+		{ "del", qp_del },
+		{ "delete", qp_del },
+		{ "flush", qp_flush },
+		{ "cnp", qp_cnp },
+		{ "query", qp_query },
+		{ "help", qp_help },
+		{ NULL, NULL },
 	};
-	unsigned int i;
 
-	/* No command: show them all. */
-	if (rd_no_arg(rd))
-		return qp_show(rd, cmds[0].cmd, cmds[0].flags, cmds[0].need,
-			       cmds[0].allowed);
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!rd_is(rd, cmds[i].name) &&
-		    !(cmds[i].alias && rd_is(rd, cmds[i].alias)))
-			continue;
-		if (cmds[i].show)
-			return qp_show(rd, cmds[i].cmd, cmds[i].flags,
-				       cmds[i].need, cmds[i].allowed);
-		return qp_change(rd, cmds[i].cmd, cmds[i].need,
-				 cmds[i].allowed);
-	}
-	if (rd_is(rd, "query"))
-		return qp_query(rd);
-	if (rd_is(rd, "help")) {
-		qp_help();
-		return 0;
-	}
-	pr_err("unknown qp command '%s'; try 'rocect qp help'", rd_arg(rd));
-	return 1;
+	return rd_exec_cmd(rd, "qp", cmds);
 }

@@ -37,6 +37,18 @@ struct rd {
 	char *buf;
 };
 
+/**
+ * struct rd_cmd - a command word of an object and what runs it
+ * @name: the word; NULL ends a table
+ * @func: runs the command, with the invocation positioned after the word
+ */
+struct rd_cmd {
+	const char *name;
+	int (*func)(struct rd *rd);
+};
+
+int rd_exec_cmd(struct rd *rd, const char *object, const struct rd_cmd *cmds);
+
 /* Arguments */
 bool rd_no_arg(struct rd *rd);
 const char *rd_arg(struct rd *rd);
@@ -150,6 +162,7 @@ int rd_show_rows(struct rd *rd,
 		 json_object *(*to_json)(const struct nlmsghdr *nlh),
 		 const char *const *cols);
 void rd_print_object(struct rd *rd, json_object *obj);
+void rd_print_keys(struct rd *rd, json_object *o);
 int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o);
 int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb);
 int rd_split(char *line, char **words, int max);

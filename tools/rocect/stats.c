@@ -9,11 +9,12 @@
 #include "rocect.h"
 #include "wire.h"
 
-static void stats_help(void)
+static int stats_help(struct rd *rd)
 {
 	fprintf(stderr,
 		"Usage: rocect [-j [-p]] stats [ show ]\n"
 		"       rocect stats reset\n");
+	return 0;
 }
 
 /* A nest whose attribute V + 1 counts value V, named by @name(V). */
@@ -210,6 +211,24 @@ int stats_collect(struct rd *rd, json_object *o)
 	return rd_get(rd, ROCECT_CMD_STATS_GET, stats_cb, o);
 }
 
+static int stats_show(struct rd *rd)
+{
+	if (!rd_no_arg(rd)) {
+		pr_err("'stats show' takes no arguments");
+		return 1;
+	}
+	return rd_show(rd, ROCECT_CMD_STATS_GET, stats_cb);
+}
+
+static int stats_reset(struct rd *rd)
+{
+	if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_RESET, 0), NULL, NULL)) {
+		rd_perror();
+		return 1;
+	}
+	return 0;
+}
+
 /**
  * cmd_stats() - the "stats" object
  * @rd: the invocation, positioned after "stats"
@@ -218,21 +237,12 @@ int stats_collect(struct rd *rd, json_object *o)
  */
 int cmd_stats(struct rd *rd)
 {
-	if (rd_no_arg(rd) || rd_is(rd, "show"))
-		return rd_no_arg(rd) ?
-		       rd_show(rd, ROCECT_CMD_STATS_GET, stats_cb) :
-		       (pr_err("'stats show' takes no arguments"), 1);
-	if (rd_is(rd, "reset")) {
-		if (rd_talk(rd, rd_msg(rd, ROCECT_CMD_STATS_RESET, 0), NULL, NULL)) {
-			rd_perror();
-			return 1;
-		}
-		return 0;
-	}
-	if (rd_is(rd, "help")) {
-		stats_help();
-		return 0;
-	}
-	pr_err("unknown stats command '%s'; try 'rocect stats help'", rd_arg(rd));
-	return 1;
+	static const struct rd_cmd cmds[] = {
+		{ "show", stats_show },
+		{ "reset", stats_reset },
+		{ "help", stats_help },
+		{ NULL, NULL },
+	};
+
+	return rd_exec_cmd(rd, "stats", cmds);
 }

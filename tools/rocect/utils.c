@@ -56,6 +56,29 @@ bool rd_is(struct rd *rd, const char *word)
 }
 
 /**
+ * rd_exec_cmd() - run the command an object's next word names
+ * @rd: the invocation, positioned after the object
+ * @object: the object's name, for the error message
+ * @cmds: its commands, ended by an empty one; the first runs when no word
+ *	is left
+ *
+ * Return: the command's exit status, 1 for a word no command has.
+ */
+int rd_exec_cmd(struct rd *rd, const char *object, const struct rd_cmd *cmds)
+{
+	const struct rd_cmd *c;
+
+	if (rd_no_arg(rd))
+		return cmds[0].func(rd);
+	for (c = cmds; c->name; c++)
+		if (rd_is(rd, c->name))
+			return c->func(rd);
+	pr_err("unknown %s command '%s'; try 'rocect %s help'", object,
+	       rd_arg(rd), object);
+	return 1;
+}
+
+/**
  * rd_u32() - a number in decimal or with a 0x prefix in hex
  * @s: the text
  * @max: largest value allowed
@@ -322,24 +345,6 @@ static void print_text(json_object *o, const char *prefix)
 }
 
 /**
- * rd_get() - fetch one object (stats, config) into a JSON object
- * @rd: the invocation
- * @cmd: the ROCECT_CMD_*_GET command
- * @cb: turns the reply into keys of @o
- * @o: the object
- *
- * Return: 0, or 1 after saying what went wrong.
- */
-int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o)
-{
-	if (rd_talk(rd, rd_msg(rd, cmd, 0), cb, o)) {
-		rd_perror();
-		return 1;
-	}
-	return 0;
-}
-
-/**
  * rd_split() - split a command line into words, in place
  * @line: the line; its separators become NULs
  * @words: where the words go
@@ -362,22 +367,15 @@ int rd_split(char *line, char **words, int max)
 }
 
 /**
- * rd_show() - fetch one object (stats, config) and print it
+ * rd_print_keys() - print an object: with -j as JSON, else as "key value"
+ *	lines (a nested object's keys as "group.key value")
  * @rd: the invocation
- * @cmd: the ROCECT_CMD_*_GET command
- * @cb: turns the reply into keys of the JSON object passed as data
- *
- * Return: the exit status.
+ * @o: the object
  */
-int rd_show(struct rd *rd, uint8_t cmd, mnl_cb_t cb)
+void rd_print_keys(struct rd *rd, json_object *o)
 {
-	json_object *o = json_object_new_object();
-	int ret = rd_get(rd, cmd, cb, o);
-
-	if (!ret && rd->json)
+	if (rd->json)
 		rd_print_object(rd, o);
-	else if (!ret)
+	else
 		print_text(o, NULL);
-	json_object_put(o);
-	return ret;
 }
