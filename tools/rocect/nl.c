@@ -421,6 +421,65 @@ static int dump_table(struct rd *rd, struct nlmsghdr *nlh,
 	return 0;
 }
 
+/* What the rows of a dump go to: the table they are printed in, or @all. */
+struct rows {
+	json_object *(*to_json)(const struct nlmsghdr *nlh);
+	const char *const *cols;
+	json_object *all;
+};
+
+static int show_once(struct rd *rd, struct nlmsghdr *nlh, struct rows *r)
+{
+	return dump_table(rd, nlh, r->to_json, r->cols);
+}
+
+static int collect_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct rows *r = data;
+
+	json_object_array_add(r->all, r->to_json(nlh));
+	return MNL_CB_OK;
+}
+
+/* As dump_table(), into a new r->all; no warning, every failure is -1. */
+static int collect_once(struct rd *rd, struct nlmsghdr *nlh, struct rows *r)
+{
+	json_object_put(r->all);
+	r->all = json_object_new_array();
+	return rd_talk(rd, nlh, collect_cb, r);
+}
+
+/*
+ * Build the request and hand it to @once until @once does not fail with
+ * EAGAIN (the kernel flagged the dump inconsistent before anything was
+ * printed), five times at most. Return: the exit status.
+ */
+static int dump_retrying(struct rd *rd,
+			 struct nlmsghdr *(*build)(struct rd *rd, void *arg),
+			 void *arg,
+			 int (*once)(struct rd *rd, struct nlmsghdr *nlh,
+				     struct rows *r),
+			 struct rows *r)
+{
+	struct nlmsghdr *nlh;
+	int tries = 0, ret;
+
+	do {
+		nlh = build(rd, arg);
+		if (!nlh)
+			return 1;
+		ret = once(rd, nlh, r);
+	} while (ret < 0 && errno == EAGAIN && ++tries < 5);
+	if (ret < 0) {
+		if (errno == EAGAIN)
+			pr_err("the table kept changing during the dump; try again");
+		else
+			rd_perror();
+		return 1;
+	}
+	return ret;
+}
+
 /**
  * rd_show_rows() - send a request and print its replies as table rows
  * @rd: the invocation
@@ -441,22 +500,37 @@ int rd_show_rows(struct rd *rd,
 		 json_object *(*to_json)(const struct nlmsghdr *nlh),
 		 const char *const *cols)
 {
-	struct nlmsghdr *nlh;
-	int tries = 0, ret;
+	struct rows r = { .to_json = to_json, .cols = cols };
 
-	do {
-		nlh = build(rd, arg);
-		if (!nlh)
-			return 1;
-		ret = dump_table(rd, nlh, to_json, cols);
-	} while (ret < 0 && errno == EAGAIN && ++tries < 5);
-	if (ret < 0) {
-		if (errno == EAGAIN)
-			pr_err("the table kept changing during the dump; try again");
-		else
-			rd_perror();
-		return 1;
+	return dump_retrying(rd, build, arg, show_once, &r);
+}
+
+/**
+ * rd_collect_rows() - send a request and gather its replies
+ * @rd: the invocation
+ * @build: makes the request, as for rd_show_rows()
+ * @arg: for @build
+ * @to_json: makes a row of a reply
+ * @rows: set to a new JSON array of the rows, or NULL on failure
+ *
+ * A dump the kernel flags inconsistent is sent again, up to five times.
+ *
+ * Return: 0, or 1 after saying what went wrong.
+ */
+int rd_collect_rows(struct rd *rd,
+		    struct nlmsghdr *(*build)(struct rd *rd, void *arg),
+		    void *arg,
+		    json_object *(*to_json)(const struct nlmsghdr *nlh),
+		    json_object **rows)
+{
+	struct rows r = { .to_json = to_json };
+	int ret = dump_retrying(rd, build, arg, collect_once, &r);
+
+	if (ret) {
+		json_object_put(r.all);
+		r.all = NULL;
 	}
+	*rows = r.all;
 	return ret;
 }
 

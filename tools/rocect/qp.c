@@ -108,12 +108,6 @@ json_object *qp_to_json(const struct nlmsghdr *nlh)
 	return o;
 }
 
-static int collect_cb(const struct nlmsghdr *nlh, void *data)
-{
-	json_object_array_add(data, qp_to_json(nlh));
-	return MNL_CB_OK;
-}
-
 static void put_addr(struct nlmsghdr *nlh, int a4, int a6, uint8_t family,
 		     const void *addr)
 {
@@ -242,45 +236,6 @@ static int qp_args(struct rd *rd, struct nlmsghdr *nlh, unsigned int need,
 	return 0;
 }
 
-/*
- * Send a get, query or dump built from the arguments; the entries it
- * returns into *@rows (a new array). A dump the kernel flagged
- * inconsistent is retried from scratch.
- */
-static int qp_collect(struct rd *rd, uint8_t cmd, uint16_t flags,
-		      unsigned int need, unsigned int allowed,
-		      json_object **rows)
-{
-	struct nlmsghdr *nlh = rd_msg(rd, cmd, flags);
-	char **argv = rd->argv;
-	int argc = rd->argc, tries = 0, err;
-
-	*rows = json_object_new_array();
-	if (qp_args(rd, nlh, need, allowed))
-		goto fail;
-	while ((err = rd_talk(rd, nlh, collect_cb, *rows)) && errno == EAGAIN &&
-	       (flags & NLM_F_DUMP) && ++tries < 5) {
-		json_object_put(*rows);
-		*rows = json_object_new_array();
-		rd->argv = argv;
-		rd->argc = argc;
-		nlh = rd_msg(rd, cmd, flags);
-		qp_args(rd, nlh, need, allowed);
-	}
-	if (err) {
-		if (errno == EAGAIN)
-			pr_err("the table kept changing during the dump; try again");
-		else
-			rd_perror();
-		goto fail;
-	}
-	return 0;
-fail:
-	json_object_put(*rows);
-	*rows = NULL;
-	return 1;
-}
-
 /* A get, query or dump request and the arguments it is built from. */
 struct qp_request {
 	uint8_t cmd;
@@ -312,24 +267,24 @@ static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 	return rd_show_rows(rd, qp_build, &q, qp_to_json, qp_columns);
 }
 
+static struct nlmsghdr *managed_build(struct rd *rd, void *arg)
+{
+	struct nlmsghdr *nlh = rd_msg(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP);
+
+	mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, ROCECT_ORIGIN_MANAGED);
+	return nlh;
+}
+
 /**
  * qp_dump_managed() - every managed entry of the namespace
- * @rd: the invocation (its arguments are used up)
+ * @rd: the invocation
  * @rows: set to a new JSON array of the entries, as `qp show` gives them
  *
  * Return: 0, or 1 after saying what went wrong.
  */
 int qp_dump_managed(struct rd *rd, json_object **rows)
 {
-	char origin[] = "origin", managed[] = "managed";
-	char *argv[2];
-
-	argv[0] = origin;
-	argv[1] = managed;
-	rd->argv = argv;
-	rd->argc = ARRAY_SIZE(argv);
-	return qp_collect(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, 0, KEY(K_ORIGIN),
-			  rows);
+	return rd_collect_rows(rd, managed_build, NULL, qp_to_json, rows);
 }
 
 static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,

@@ -161,6 +161,11 @@ int rd_show_rows(struct rd *rd,
 		 struct nlmsghdr *(*build)(struct rd *rd, void *arg), void *arg,
 		 json_object *(*to_json)(const struct nlmsghdr *nlh),
 		 const char *const *cols);
+int rd_collect_rows(struct rd *rd,
+		    struct nlmsghdr *(*build)(struct rd *rd, void *arg),
+		    void *arg,
+		    json_object *(*to_json)(const struct nlmsghdr *nlh),
+		    json_object **rows);
 void rd_print_object(struct rd *rd, json_object *obj);
 void rd_print_keys(struct rd *rd, json_object *o);
 int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o);
