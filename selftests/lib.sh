@@ -393,6 +393,24 @@ fence()
 	eval "at_$1=\$((at_$1 + 1))"
 }
 
+# stateful_firewall: r forwards RoCE only as a stateful firewall would:
+# ESTABLISHED, RELATED (to a tracked handshake) or a CM MAD (BTH
+# destination QP 1) opening a flow; it counts what it drops (table inet
+# fw, chain forward, comment "dropped").
+stateful_firewall()
+{
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet fw {
+		    chain forward {
+		        type filter hook forward priority filter; policy drop;
+		        ct state established,related accept
+		        udp dport 4791 @th,104,24 1 accept
+		        counter comment "dropped"
+		    }
+		}
+	EOT
+}
+
 # related_count: RELATED RoCE packets r has forwarded.
 related_count()
 {

@@ -37,37 +37,8 @@ save('ba', *[roce_pkt.data_packet(4, B, A, 0x04, 0x17, n, payload_len=64,
 " 2>/dev/null
 }
 
-# Only CM MADs (BTH destination QP 1) may open a flow; data must be
-# RELATED to a tracked handshake or ESTABLISHED.
-stateful_firewall()
-{
-	ip netns exec "$r" nft -f - <<-EOT
-		table inet fw {
-		    chain forward {
-		        type filter hook forward priority filter; policy drop;
-		        ct state established,related accept
-		        udp dport 4791 @th,104,24 1 accept
-		        counter comment "dropped"
-		    }
-		}
-	EOT
-}
-
-# What the endpoints received.
-count_in()
-{
-	ip netns exec "$1" nft -f - <<-EOT
-		table inet rx {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 counter
-		    }
-		}
-	EOT
-}
-
-received() { nft_packets "$1" rx in; }
-counters_on_endpoints() { count_in "$a" && count_in "$b"; }
+received() { rx "$1"; }
+counters_on_endpoints() { count_roce_input "$a" "$b"; }
 handshake() { send "$a" req && send "$b" rep && send "$a" rtu; }
 entries() { on "$r" -j qp show | jq -r '[.[] | "\(.sqpn) \(.state)"] | sort | join(",")'; }
 # The CM conntrack (REQ and RTU). A dump also evicts expired conntracks,

@@ -56,34 +56,13 @@ for i in range(1, $CONNS + 1):
 " 2>/dev/null
 }
 
-# Only CM MADs (BTH destination QP 1) may open a flow.
-stateful_firewall()
+# What the endpoints received of the data (not the MADs).
+received() { rx "$1"; }
+counters_on_endpoints()
 {
-	ip netns exec "$r" nft -f - <<-EOT
-		table inet fw {
-		    chain forward {
-		        type filter hook forward priority filter; policy drop;
-		        ct state established,related accept
-		        udp dport 4791 @th,104,24 1 accept
-		        counter comment "dropped"
-		    }
-		}
-	EOT
+	count_input "$a" "udp dport 4791 @th,104,24 != 1 counter" &&
+		count_input "$b" "udp dport 4791 @th,104,24 != 1 counter"
 }
-
-count_in()
-{
-	ip netns exec "$1" nft -f - <<-EOT
-		table inet rx {
-		    chain in {
-		        type filter hook prerouting priority filter;
-		        udp dport 4791 @th,104,24 != 1 counter
-		    }
-		}
-	EOT
-}
-received() { nft_packets "$1" rx in; }
-counters_on_endpoints() { count_in "$a" && count_in "$b"; }
 
 # data_round WHEN: a burst each way on every live connection, all of it
 # forwarded and RELATED.
