@@ -72,10 +72,7 @@ static void usage(void)
 		"Each object has its own help: rocect qp help\n");
 }
 
-static const struct {
-	const char *name;
-	int (*func)(struct rd *rd);
-} objects[] = {
+static const struct rd_cmd objects[] = {
 	{ "qp", cmd_qp },
 	{ "conn", cmd_conn },
 	{ "stats", cmd_stats },
@@ -84,34 +81,25 @@ static const struct {
 	{ "save", cmd_save },
 	{ "metrics", cmd_metrics },
 	{ "restore", cmd_restore },
+	{ NULL, NULL },
 };
-
-static int find_object(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(objects); i++)
-		if (!strcmp(name, objects[i].name))
-			return i;
-	return -1;
-}
 
 /* Run one command line (already split into words). */
 static int run(struct rd *rd)
 {
 	const char *obj = rd_next(rd);
-	int i;
+	const struct rd_cmd *c;
 
 	if (!obj || !strcmp(obj, "help")) {
 		usage();
 		return obj ? 0 : 1;
 	}
-	i = find_object(obj);
-	if (i < 0) {
+	c = rd_find_cmd(objects, obj);
+	if (!c) {
 		pr_err("unknown object '%s'; try 'rocect help'", obj);
 		return 1;
 	}
-	return objects[i].func(rd);
+	return c->func(rd);
 }
 
 /**
@@ -229,7 +217,7 @@ int main(int argc, char **argv)
 	rd.argc = argc - optind;
 	rd.argv = argv + optind;
 	/* Help and unknown objects need no module. */
-	if (!batch_file && (rd_no_arg(&rd) || find_object(rd_arg(&rd)) < 0 ||
+	if (!batch_file && (rd_no_arg(&rd) || !rd_find_cmd(objects, rd_arg(&rd)) ||
 			    (rd.argc >= 2 && !strcmp(rd.argv[1], "help"))))
 		return run(&rd);
 	if (rd_nl_open(&rd)) {

@@ -47,6 +47,7 @@ struct rd_cmd {
 	int (*func)(struct rd *rd);
 };
 
+const struct rd_cmd *rd_find_cmd(const struct rd_cmd *cmds, const char *word);
 int rd_exec_cmd(struct rd *rd, const char *object, const struct rd_cmd *cmds);
 
 /* Arguments */

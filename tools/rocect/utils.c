@@ -56,6 +56,21 @@ bool rd_is(struct rd *rd, const char *word)
 }
 
 /**
+ * rd_find_cmd() - the command a word names
+ * @cmds: the commands, ended by an empty one
+ * @word: the word
+ *
+ * Return: its entry, or NULL.
+ */
+const struct rd_cmd *rd_find_cmd(const struct rd_cmd *cmds, const char *word)
+{
+	for (; cmds->name; cmds++)
+		if (!strcmp(cmds->name, word))
+			return cmds;
+	return NULL;
+}
+
+/**
  * rd_exec_cmd() - run the command an object's next word names
  * @rd: the invocation, positioned after the object
  * @object: the object's name, for the error message
@@ -70,9 +85,11 @@ int rd_exec_cmd(struct rd *rd, const char *object, const struct rd_cmd *cmds)
 
 	if (rd_no_arg(rd))
 		return cmds[0].func(rd);
-	for (c = cmds; c->name; c++)
-		if (rd_is(rd, c->name))
-			return c->func(rd);
+	c = rd_find_cmd(cmds, rd_arg(rd));
+	if (c) {
+		rd_next(rd);
+		return c->func(rd);
+	}
 	pr_err("unknown %s command '%s'; try 'rocect %s help'", object,
 	       rd_arg(rd), object);
 	return 1;
