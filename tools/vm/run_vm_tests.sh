@@ -41,18 +41,22 @@ logdir=$BUILD/vmtest
 mkdir -p "$logdir"
 # The guests' lists: lists[KVER] holds them, separated by commas.
 declare -A lists
-for v in "${kvers[@]}"; do
-	if [ -n "$only" ]; then
-		lists[$v]=$only
-		continue
-	fi
+if [ -z "$only" ]; then
 	waiting=$(tests tests-waiting)
-	[[ $v != *-rocect-debug ]] || waiting+=" $(tests tests-debug)"
+	debug=$(tests tests-debug)
 	rest=
 	for t in $(tests tests); do
 		[[ " $waiting kernel_checks.sh " == *" $t "* ]] || rest+="$t "
 	done
-	lists[$v]="${rest}kernel_checks.sh,$waiting kernel_checks.sh"
+fi
+for v in "${kvers[@]}"; do
+	if [ -n "$only" ]; then
+		lists[$v]=$only
+	elif [[ $v == *-rocect-debug ]]; then
+		lists[$v]="${rest}kernel_checks.sh,$waiting $debug kernel_checks.sh"
+	else
+		lists[$v]="${rest}kernel_checks.sh,$waiting kernel_checks.sh"
+	fi
 done
 
 # Guest g (from 0) of kernel v logs to $v.log (the first) or $v.g.log.
