@@ -10,7 +10,6 @@
 #include <uapi/linux/rocect.h>
 
 #include "cm.h"
-#include "events.h"
 #include "expect.h"
 #include "netns.h"
 #include "psn_window.h"

@@ -11,12 +11,8 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
-#include "events.h"
 #include "netns.h"
 #include "walk.h"
-
-/* How often the collector looks for expired connections. */
-#define GC_INTERVAL	HZ
 
 static struct kmem_cache *conn_cache __read_mostly;
 
@@ -421,11 +417,14 @@ u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn)
 	       DIV_ROUND_UP(deadline - jiffies, HZ) : 0;
 }
 
-static void conn_gc(struct work_struct *work)
+/**
+ * rocect_conn_expire() - destroy the connections that are due
+ * @rn: the namespace's state
+ *
+ * Context: process context (gc.c's collector).
+ */
+void rocect_conn_expire(struct rocect_net *rn)
 {
-	struct rocect_net *rn = container_of(to_delayed_work(work),
-					     struct rocect_net, conns.gc);
-	struct net *net = rn->net;
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
 	struct rocect_events ev;
@@ -441,7 +440,7 @@ static void conn_gc(struct work_struct *work)
 			key_of(conn, &k);
 			if (rocect_conn_lookup(rn, &k) == conn &&
 			    !time_before(jiffies, conn_deadline(rn, conn)))
-				rocect_conn_destroy(net, conn, true);
+				rocect_conn_destroy(rn->net, conn, true);
 			rocect_net_unlock(rn, &ev);
 		}
 		/* Let others run; the walk goes on after this connection. */
@@ -450,14 +449,10 @@ static void conn_gc(struct work_struct *work)
 	}
 	rocect_walk_stop(&w);
 	rocect_walk_exit(&w);
-	/* Inferred entries have no connection: the same clock ages them. */
-	rocect_qp_expire_inferred(net);
-	queue_delayed_work(system_power_efficient_wq, &rn->conns.gc,
-			   GC_INTERVAL);
 }
 
 /**
- * rocect_conn_net_init() - an empty table; its collector starts later
+ * rocect_conn_net_init() - an empty table
  * @net: the new namespace
  *
  * Return: 0 or a negative errno.
@@ -472,7 +467,6 @@ int rocect_conn_net_init(struct net *net)
 	INIT_LIST_HEAD(&rn->conns.half_open);
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->conns.gen, 1);
-	INIT_DELAYED_WORK(&rn->conns.gc, conn_gc);
 	err = rocect_source_net_init(rn);
 	if (err)
 		return err;
@@ -480,46 +474,6 @@ int rocect_conn_net_init(struct net *net)
 	if (err)
 		rocect_source_net_exit(rn);
 	return err;
-}
-
-static int __net_init conn_gc_net_init(struct net *net)
-{
-	queue_delayed_work(system_power_efficient_wq,
-			   &rocect_net(net)->conns.gc, GC_INTERVAL);
-	return 0;
-}
-
-static void __net_exit conn_gc_net_exit(struct net *net)
-{
-	cancel_delayed_work_sync(&rocect_net(net)->conns.gc);
-}
-
-/*
- * The collectors are pernet operations of their own, registered after the
- * netlink family and unregistered before it: a collector announces the
- * entries it expires, so none may run once the family is gone.
- */
-static struct pernet_operations conn_gc_net_ops = {
-	.init = conn_gc_net_init,
-	.exit = conn_gc_net_exit,
-};
-
-/**
- * rocect_conn_gc_init() - start the collector in every namespace
- *
- * Return: 0 or a negative errno.
- */
-int rocect_conn_gc_init(void)
-{
-	return register_pernet_subsys(&conn_gc_net_ops);
-}
-
-/**
- * rocect_conn_gc_exit() - stop every namespace's collector
- */
-void rocect_conn_gc_exit(void)
-{
-	unregister_pernet_subsys(&conn_gc_net_ops);
 }
 
 static void conn_free_now(void *ptr, void *arg)

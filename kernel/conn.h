@@ -3,7 +3,6 @@
 #define _ROCECT_CONN_H
 
 #include <linux/rhashtable-types.h>
-#include <linux/workqueue.h>
 
 #include "cm_fsm.h"
 #include "qp.h"
@@ -89,8 +88,6 @@ struct rocect_conn {
  * @half_open: connections in REQ or REP, oldest first: evicted next
  * @sources: &struct rocect_source by key, changes under &rocect_net.lock
  * @gen: bumped by every creation, removal and state change, for dumps
- * @gc: expires idle connections, those done with TIMEWAIT and idle
- *	inferred entries
  */
 struct rocect_conn_table {
 	struct rhashtable ht;
@@ -99,7 +96,6 @@ struct rocect_conn_table {
 	struct list_head half_open;
 	struct rhashtable sources;
 	atomic_t gen;
-	struct delayed_work gc;
 };
 
 struct rocect_net;
@@ -119,11 +115,10 @@ u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn);
 unsigned long rocect_conn_last_active(const struct rocect_conn *conn);
 bool rocect_conn_replaceable(struct rocect_net *rn,
 			     const struct rocect_conn *conn);
+void rocect_conn_expire(struct rocect_net *rn);
 
 int rocect_conn_net_init(struct net *net);
 void rocect_conn_net_exit(struct rocect_net *rn);
-int rocect_conn_gc_init(void);
-void rocect_conn_gc_exit(void);
 int rocect_conn_init(void);
 void rocect_conn_exit(void);
 

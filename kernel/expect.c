@@ -7,7 +7,6 @@
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_helper.h>
 
-#include "adopt.h"
 #include "expect.h"
 #include "netns.h"
 

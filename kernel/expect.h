@@ -4,7 +4,7 @@
 
 #include <net/netfilter/nf_conntrack_expect.h>
 
-#include "adopt.h"
+#include "helper.h"
 
 /*
  * Expectation classes, named by the direction of the traffic they admit:

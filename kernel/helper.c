@@ -21,7 +21,6 @@
 
 #include "adopt.h"
 #include "cm.h"
-#include "events.h"
 #include "expect.h"
 #include "helper.h"
 #include "learn.h"

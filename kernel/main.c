@@ -11,6 +11,7 @@
 #include "config.h"
 #include "crc_accel.h"
 #include "cnp_xmit.h"
+#include "gc.h"
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
@@ -48,7 +49,7 @@ static int __init rocect_init(void)
 	err = rocect_nl_init();
 	if (err)
 		goto err_netns;
-	err = rocect_conn_gc_init();
+	err = rocect_gc_init();
 	if (err)
 		goto err_nl;
 	err = rocect_helper_init(ports, ports_c ?: 1);
@@ -57,7 +58,7 @@ static int __init rocect_init(void)
 	return 0;
 
 err_gc:
-	rocect_conn_gc_exit();
+	rocect_gc_exit();
 err_nl:
 	rocect_nl_exit();
 err_netns:
@@ -74,7 +75,7 @@ err_crc:
 static void __exit rocect_exit(void)
 {
 	rocect_helper_exit();
-	rocect_conn_gc_exit();
+	rocect_gc_exit();
 	rocect_nl_exit();
 	rocect_netns_exit();
 	rocect_conn_exit();

@@ -789,7 +789,7 @@ static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * Announce an entry's creation, change or deletion (events.c calls this
+ * Announce an entry's creation, change or deletion (netns.c calls this
  * after the namespace's lock is dropped, under RCU, maybe in softirq).
  * Costs nothing without listeners.
  */

@@ -6,13 +6,64 @@
 #include <net/netns/generic.h>
 
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "config.h"
 #include "conn.h"
-#include "events.h"
 #include "cnp_policy.h"
 #include "qp.h"
 #include "stats.h"
+
+/**
+ * enum rocect_event - what happened to a QP entry
+ * @ROCECT_EV_CREATE: it entered the table
+ * @ROCECT_EV_CHANGE: its state changed
+ * @ROCECT_EV_DELETE: it left the table
+ */
+enum rocect_event {
+	ROCECT_EV_CREATE,
+	ROCECT_EV_CHANGE,
+	ROCECT_EV_DELETE,
+};
+
+/*
+ * Events one hold of the lock causes at most: a REP that replaces the
+ * finished connections holding both its keys deletes four entries and
+ * creates two (their state changes ride on the creations).
+ */
+#define ROCECT_EVENTS_MAX	8
+
+/**
+ * struct rocect_events - QP events queued under &rocect_net.lock
+ * @n: events queued
+ * @what: &enum rocect_event of each
+ * @qp: the entry of each, read when the event is sent: the lock holder
+ *	is inside rcu_read_lock(), so even a deleted entry is still there
+ */
+struct rocect_events {
+	unsigned int n;
+	u8 what[ROCECT_EVENTS_MAX];
+	struct rocect_qp *qp[ROCECT_EVENTS_MAX];
+};
+
+/**
+ * struct rocect_event_sink - where events go once the lock is dropped
+ * @send: sends one; called under RCU, in the context of the lock's holder
+ *	(softirq for the packet path)
+ */
+struct rocect_event_sink {
+	void (*send)(struct net *net, const struct rocect_qp *qp,
+		     enum rocect_event what);
+};
+
+void rocect_events_register(const struct rocect_event_sink *sink);
+void rocect_events_unregister(void);
+void rocect_net_lock(struct rocect_net *rn, struct rocect_events *ev);
+void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev);
+void rocect_event(struct rocect_net *rn, struct rocect_qp *qp,
+		  enum rocect_event what);
+void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
+		      enum rocect_event what);
 
 /**
  * struct rocect_net - all of rocect's state in one network namespace
@@ -27,6 +78,7 @@
  * @conns: the tracked CM connections
  * @np: the CNP budget
  * @learn: learning's records, allocated when learn is first set on
+ * @gc: the collector (gc.c), which ages both tables
  */
 struct rocect_net {
 	struct net *net;
@@ -38,6 +90,7 @@ struct rocect_net {
 	struct rocect_conn_table conns;
 	struct rocect_cnp_bucket np;
 	struct rocect_learn *learn;
+	struct delayed_work gc;
 };
 
 struct rocect_learn;

@@ -13,7 +13,6 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
-#include "events.h"
 #include "netns.h"
 #include "source.h"
 #include "walk.h"

@@ -3,7 +3,7 @@
  * RoCEv2 wire format: bounded parsing of IP/UDP/BTH/DETH and of the IB CM
  * MADs that RDMA CM sends on QP1, ICRC and the CNP layout.
  *
- * Pure protocol code: no kernel-only API (see wire_compat.h), so the same
+ * Pure protocol code: no kernel-only API (see wire_platform.h), so the same
  * files build into nf_conntrack_roce.ko and into the userspace unit tests,
  * fuzzers and benchmarks. Nothing here allocates, locks or sleeps.
  *
@@ -13,7 +13,7 @@
 #ifndef _ROCECT_WIRE_H
 #define _ROCECT_WIRE_H
 
-#include "wire_compat.h"
+#include "wire_platform.h"
 
 enum roce_wire_const {
 	ROCE_UDP_PORT		= 4791,

@@ -21,7 +21,7 @@ python=/usr/bin/python3	# Debian's, which has python3-scapy
 wiredump=$BUILD/bin/roce-wiredump
 srcs=("$top"/kernel/wire.c "$top"/kernel/icrc.c "$top"/kernel/cnp_layout.c
       "$here"/wiredump.c)
-deps=("${srcs[@]}" "$top"/kernel/wire.h "$top"/kernel/wire_compat.h)
+deps=("${srcs[@]}" "$top"/kernel/wire.h "$top"/kernel/wire_platform.h)
 
 stale=0
 [ -x "$wiredump" ] || stale=1

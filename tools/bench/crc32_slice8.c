@@ -6,7 +6,7 @@
  * CRC would measure a CRC the module never runs. Tables are generated at
  * start-up as lib/gen_crc32table.c generates them at build time.
  */
-#include "wire_compat.h"
+#include "wire_platform.h"
 
 #define CRC32_POLY_LE 0xedb88320
 

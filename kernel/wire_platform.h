@@ -5,8 +5,8 @@
  * (unit tests, fuzzers, benchmarks, the CLI) they are thin equivalents, with
  * zlib providing the CRC-32.
  */
-#ifndef _ROCECT_WIRE_COMPAT_H
-#define _ROCECT_WIRE_COMPAT_H
+#ifndef _ROCECT_WIRE_PLATFORM_H
+#define _ROCECT_WIRE_PLATFORM_H
 
 #ifdef __KERNEL__
 
@@ -235,4 +235,4 @@ static inline u16 roce_udp6_csum(const u8 *saddr, const u8 *daddr,
 }
 #endif
 
-#endif /* _ROCECT_WIRE_COMPAT_H */
+#endif /* _ROCECT_WIRE_PLATFORM_H */
