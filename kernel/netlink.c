@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generic netlink family "rocect" (uapi/linux/rocect.h,
- * Documentation/netlink/specs/rocect.yaml): QP entries, statistics,
- * configuration and events of the caller's network namespace.
+ * The handlers of the generic netlink family "rocect" (uapi/linux/rocect.h,
+ * Documentation/netlink/specs/rocect.yaml; genl.c defines the family and
+ * its policies): QP entries, statistics, configuration and events of the
+ * caller's network namespace.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,51 +12,10 @@
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
 
-#include "learn.h"
+#include "genl.h"
 #include "netlink.h"
 #include "netns.h"
 #include "walk.h"
-
-static struct genl_family rocect_family;
-
-enum rocect_mcgrp {
-	ROCECT_MCGRP_EVENTS_ID,
-};
-
-static struct netlink_range_validation qpn_range = {
-	.max = ROCECT_QPN_MAX,
-};
-
-/* 0: this host's own packets (rocect_arrival()) */
-static struct netlink_range_validation ifindex_range = {
-	.max = INT_MAX,
-};
-
-/* Not const: 6.1 takes range validations by non-const pointer. */
-static const struct nla_policy qp_policy[ROCECT_A_QP_MAX + 1] = {
-	[ROCECT_A_QP_ZONE]	= { .type = NLA_U16 },
-	[ROCECT_A_QP_SADDR4]	= { .type = NLA_BE32 },
-	[ROCECT_A_QP_DADDR4]	= { .type = NLA_BE32 },
-	[ROCECT_A_QP_SADDR6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[ROCECT_A_QP_DADDR6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[ROCECT_A_QP_DQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &qpn_range),
-	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &qpn_range),
-	[ROCECT_A_QP_ORIGIN]	= NLA_POLICY_MAX(NLA_U8, ROCECT_ORIGIN_MAX),
-	[ROCECT_A_QP_STATE]	= NLA_POLICY_MAX(NLA_U8, ROCECT_STATE_MAX),
-	[ROCECT_A_QP_IIF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ifindex_range),
-};
-
-#define ROCECT_NLA_u8	NLA_U8
-#define ROCECT_NLA_u32	NLA_U32
-
-static const struct nla_policy config_policy[ROCECT_A_CONFIG_MAX + 1] = {
-#define ROCECT_SETTING(name, attr, type, lo, hi, def)		\
-	[ROCECT_A_CONFIG_##attr] =					\
-		NLA_POLICY_FULL_RANGE(ROCECT_NLA_##type,		\
-				      &rocect_config_ranges[ROCECT_CFG_##name]),
-#include "settings.h"
-#undef ROCECT_SETTING
-};
 
 /* The attribute of each setting, in settings.h order. */
 static const u8 config_attrs[ROCECT_CFG_COUNT] = {
@@ -105,20 +65,15 @@ static int get_addr(struct nlattr **tb, int a4, int a6,
 }
 
 /*
- * The entry attributes of a request; @with_iif: ROCECT_A_QP_IIF may come
- * too (qp-new binds the entry), else it is refused, not ignored.
+ * The entry attributes of a request: those its command's policy (genl.c)
+ * lets through.
  */
 static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
-			bool with_iif, struct netlink_ext_ack *extack)
+			struct netlink_ext_ack *extack)
 {
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	if (tb[ROCECT_A_QP_IIF] && !with_iif) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[ROCECT_A_QP_IIF],
-				    "iif binds a new entry: qp-new only");
-		return -EINVAL;
-	}
 	err = get_addr(tb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6,
 		       &f->key.saddr, &f->key.family, extack) ?:
 	      get_addr(tb, ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6,
@@ -142,13 +97,11 @@ static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
 }
 
 /* The whole key is required: both addresses and the destination QP. */
-static int parse_key(struct genl_info *info, struct rocect_qp_filter *f,
-		     bool with_iif)
+static int parse_key(struct genl_info *info, struct rocect_qp_filter *f)
 {
-	struct nlattr **tb = info->attrs;
 	int err;
 
-	err = parse_filter(tb, f, with_iif, info->extack);
+	err = parse_filter(info->attrs, f, info->extack);
 	if (err)
 		return err;
 	if (!f->has_saddr) {
@@ -221,20 +174,20 @@ static int put_counter64(struct sk_buff *skb, int attr32, int attr64, u64 v)
 }
 
 /* One entry's attributes, as replies, dumps and events carry them. */
-static int fill_qp(struct sk_buff *skb, struct net *net,
-		   const struct rocect_qp *qp)
+static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 {
+	const struct rocect_qp *qp = obj;
 	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp_key *k = &qp->key;
 	u32 idle = (u32)jiffies - READ_ONCE(qp->last_seen);
 	u32 timeout = 0;
 
 	if (conn) {
-		timeout = rocect_conn_timeout(rocect_net(net), conn);
+		timeout = rocect_conn_timeout(rn, conn);
 		if (fill_qp_conn(skb, qp, conn))
 			return -EMSGSIZE;
 	} else if (rocect_qp_from_traffic(qp)) {
-		timeout = rocect_qp_idle_left(rocect_net(net), qp);
+		timeout = rocect_qp_idle_left(rn, qp);
 	}
 	if (nla_put_u16(skb, ROCECT_A_QP_ZONE, k->zone) ||
 	    put_addr(skb, ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, k->family,
@@ -260,16 +213,23 @@ static int fill_qp(struct sk_buff *skb, struct net *net,
 	return fill_qp_binding(skb, qp);
 }
 
-static int reply_qp(struct genl_info *info, const struct rocect_qp *qp)
+/*
+ * Reply to a request with one object's attributes, put by @fill: an entry
+ * (under RCU, so @gfp is atomic), the statistics or the configuration.
+ */
+static int reply(struct genl_info *info, gfp_t gfp,
+		 int (*fill)(struct sk_buff *, struct rocect_net *, const void *),
+		 const void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	msg = genlmsg_new(NLMSG_GOODSIZE, gfp);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &rocect_family, 0, info->genlhdr->cmd);
-	if (!hdr || fill_qp(msg, genl_info_net(info), qp)) {
+	hdr = genlmsg_put_reply(msg, info, &rocect_nl_family, 0,
+				info->genlhdr->cmd);
+	if (!hdr || fill(msg, rocect_net(genl_info_net(info)), obj)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -277,33 +237,33 @@ static int reply_qp(struct genl_info *info, const struct rocect_qp *qp)
 	return genlmsg_reply(msg, info);
 }
 
-static int qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f, false);
+	err = parse_key(info, &f);
 	if (err)
 		return err;
 	rcu_read_lock();
 	qp = rocect_qp_lookup(rn, &f.key);
-	err = qp ? reply_qp(info, qp) : -ENOENT;
+	err = qp ? reply(info, GFP_ATOMIC, fill_qp, qp) : -ENOENT;
 	rcu_read_unlock();
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG(info->extack, "no such QP entry");
 	return err;
 }
 
-static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err, matches = 1;
 
-	err = parse_filter(info->attrs, &f, false, info->extack);
+	err = parse_filter(info->attrs, &f, info->extack);
 	if (err)
 		return err;
 	if (!f.has_daddr) {
@@ -330,7 +290,7 @@ static int qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 			       "several sources send to this QP: give the source address");
 		err = -ENOTUNIQ;
 	} else {
-		err = reply_qp(info, qp);
+		err = reply(info, GFP_ATOMIC, fill_qp, qp);
 	}
 	rcu_read_unlock();
 	return err;
@@ -365,22 +325,22 @@ struct conn_dump_ctx {
  */
 static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 		     struct rocect_walk *w, u8 cmd,
-		     int (*fill)(struct sk_buff *, struct net *, void *,
+		     int (*fill)(struct sk_buff *, struct rocect_net *, void *,
 				 const void *),
 		     const void *arg)
 {
-	struct net *net = sock_net(skb->sk);
+	struct rocect_net *rn = rocect_net(sock_net(skb->sk));
 	void *obj, *hdr;
 	int err;
 
 	rocect_walk_start(w);
 	while ((obj = rocect_walk_peek(w))) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &rocect_family,
+				  cb->nlh->nlmsg_seq, &rocect_nl_family,
 				  NLM_F_MULTI, cmd);
 		if (!hdr)
 			break;
-		err = fill(skb, net, obj, arg);
+		err = fill(skb, rn, obj, arg);
 		if (err < 0) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -400,7 +360,7 @@ static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /* A dump's end; both contexts begin with their walk. */
-static int dump_done(struct netlink_callback *cb)
+int rocect_nl_dump_done(struct netlink_callback *cb)
 {
 	struct rocect_walk *w = (struct rocect_walk *)cb->args[0];
 
@@ -413,7 +373,7 @@ static int dump_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int qp_dump_start(struct netlink_callback *cb)
+int rocect_nl_qp_get_start(struct netlink_callback *cb)
 {
 	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
 	struct qp_dump_ctx *ctx;
@@ -422,7 +382,7 @@ static int qp_dump_start(struct netlink_callback *cb)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
-	err = parse_filter(dump_attrs(cb), &ctx->filter, false, cb->extack);
+	err = parse_filter(dump_attrs(cb), &ctx->filter, cb->extack);
 	if (err) {
 		kfree(ctx);
 		return err;
@@ -432,15 +392,15 @@ static int qp_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int qp_dump_one(struct sk_buff *skb, struct net *net, void *obj,
+static int qp_dump_one(struct sk_buff *skb, struct rocect_net *rn, void *obj,
 		       const void *filter)
 {
 	if (!rocect_qp_match(obj, filter))
 		return 1;
-	return fill_qp(skb, net, obj);
+	return fill_qp(skb, rn, obj);
 }
 
-static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int rocect_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct qp_dump_ctx *ctx = (struct qp_dump_ctx *)cb->args[0];
 
@@ -448,7 +408,7 @@ static int qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			 &ctx->filter);
 }
 
-static int conn_dump_start(struct netlink_callback *cb)
+int rocect_nl_conn_get_start(struct netlink_callback *cb)
 {
 	struct rocect_net *rn = rocect_net(sock_net(cb->skb->sk));
 	struct conn_dump_ctx *ctx;
@@ -461,8 +421,8 @@ static int conn_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
-			 const void *unused)
+static int conn_dump_one(struct sk_buff *skb, struct rocect_net *rn,
+			 void *obj, const void *unused)
 {
 	const struct rocect_conn *c = obj;
 	const struct rocect_qp_key *k = &c->qp[0].key;
@@ -490,7 +450,7 @@ static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
 			      jiffies_to_msecs(now - rocect_conn_last_active(c)),
 			      ROCECT_A_CONN_PAD) ||
 	    nla_put_u32(skb, ROCECT_A_CONN_TIMEOUT,
-			rocect_conn_timeout(rocect_net(net), c)))
+			rocect_conn_timeout(rn, c)))
 		return -EMSGSIZE;
 	/* The active QP is known from the REQ, the passive one from REP. */
 	if (!c->sidr && (nla_put_u32(skb, ROCECT_A_CONN_AQPN, c->qp[0].sqpn) ||
@@ -509,7 +469,7 @@ static int conn_dump_one(struct sk_buff *skb, struct net *net, void *obj,
 	return 0;
 }
 
-static int conn_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int rocect_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct conn_dump_ctx *ctx = (struct conn_dump_ctx *)cb->args[0];
 
@@ -554,21 +514,16 @@ static int new_qp_iif(struct genl_info *info, int *iif)
 	return err;
 }
 
-static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_qp_filter f;
 	int err, iif;
 
-	err = parse_key(info, &f, true);
+	err = parse_key(info, &f);
 	if (err)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_SQPN))
 		return -EINVAL;
-	if (f.origin >= 0 || f.state >= 0) {
-		NL_SET_ERR_MSG(info->extack,
-			       "origin and state of a new entry are set by the kernel");
-		return -EINVAL;
-	}
 	err = new_qp_iif(info, &iif);
 	if (err)
 		return err;
@@ -576,12 +531,12 @@ static int qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 				     info->extack);
 }
 
-static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_qp_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f, false);
+	err = parse_key(info, &f);
 	if (err)
 		return err;
 	err = rocect_qp_del(genl_info_net(info), &f.key);
@@ -590,7 +545,7 @@ static int qp_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int qp_flush_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_qp_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *origin = info->attrs[ROCECT_A_QP_ORIGIN];
 
@@ -622,7 +577,8 @@ static const u8 stats_attrs[] = {
 
 #undef ROCECT_COUNTER
 
-static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
+static int fill_stats(struct sk_buff *skb, struct rocect_net *rn,
+		      const void *unused)
 {
 	struct rocect_stats s;
 	const u64 *c = s.ctr;
@@ -647,7 +603,8 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn)
 	return 0;
 }
 
-static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
+static int fill_config(struct sk_buff *skb, struct rocect_net *rn,
+		       const void *unused)
 {
 	unsigned int i;
 	int err;
@@ -656,7 +613,7 @@ static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 		u8 attr = config_attrs[i];
 		u32 val = READ_ONCE(rn->config.val[i]);
 
-		if (config_policy[attr].type == NLA_U8)
+		if (rocect_config_set_nl_policy[attr].type == NLA_U8)
 			err = nla_put_u8(skb, attr, val);
 		else
 			err = nla_put_u32(skb, attr, val);
@@ -666,39 +623,20 @@ static int fill_config(struct sk_buff *skb, struct rocect_net *rn)
 	return 0;
 }
 
-/* Reply with the namespace's statistics or configuration. */
-static int reply_net(struct genl_info *info,
-		     int (*fill)(struct sk_buff *, struct rocect_net *))
+int rocect_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &rocect_family, 0, info->genlhdr->cmd);
-	if (!hdr || fill(msg, rocect_net(genl_info_net(info)))) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return reply(info, GFP_KERNEL, fill_stats, NULL);
 }
 
-static int stats_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return reply_net(info, fill_stats);
-}
-
-static int stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	rocect_stats_reset(rocect_net(genl_info_net(info)));
 	return 0;
 }
 
-static int config_get_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return reply_net(info, fill_config);
+	return reply(info, GFP_KERNEL, fill_config, NULL);
 }
 
 /*
@@ -712,15 +650,13 @@ static bool above_host(struct rocect_net *rn, const struct nlattr *a,
 	       nla_get_u32(a) > READ_ONCE(rocect_net(&init_net)->config.val[i]);
 }
 
-static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocect_net *rn = rocect_net(genl_info_net(info));
-	struct rocect_config *c = &rn->config;
 	struct nlattr **tb = info->attrs;
-	bool to_drop = tb[ROCECT_A_CONFIG_UNKNOWN_QP] &&
-		       nla_get_u8(tb[ROCECT_A_CONFIG_UNKNOWN_QP]) ==
-		       ROCECT_UNKNOWN_QP_DROP;
-	unsigned int i, n = 0;
+	u32 val[ROCECT_CFG_COUNT], given = 0;
+	unsigned int i;
+	int err;
 
 	if (above_host(rn, tb[ROCECT_A_CONFIG_MAX_QPS], ROCECT_CFG_max_qps) ||
 	    above_host(rn, tb[ROCECT_A_CONFIG_MAX_CONNS], ROCECT_CFG_max_conns)) {
@@ -729,47 +665,36 @@ static int config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	}
 
-	/*
-	 * learn's records first, all or nothing: learn on and, in drop
-	 * mode, the recovery of adopted flows' pairs use them.
-	 */
-	if (((tb[ROCECT_A_CONFIG_LEARN] &&
-	      nla_get_u8(tb[ROCECT_A_CONFIG_LEARN])) || to_drop) &&
-	    rocect_learn_enable(rn)) {
-		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
-		return -ENOMEM;
-	}
-
-	/* The policy has checked every range: apply all or nothing. */
+	/* The policy has checked every range. */
 	for (i = 0; i < ROCECT_CFG_COUNT; i++) {
 		const struct nlattr *a = tb[config_attrs[i]];
 
 		if (!a)
 			continue;
-		if (config_policy[config_attrs[i]].type == NLA_U8)
-			WRITE_ONCE(c->val[i], nla_get_u8(a));
+		if (rocect_config_set_nl_policy[config_attrs[i]].type == NLA_U8)
+			val[i] = nla_get_u8(a);
 		else
-			WRITE_ONCE(c->val[i], nla_get_u32(a));
-		n++;
+			val[i] = nla_get_u32(a);
+		given |= BIT(i);
 	}
-	if (!n) {
+	if (!given) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		return -EINVAL;
 	}
-	/* In drop mode only adopted flows may count towards a pair. */
-	if (to_drop)
-		rocect_learn_forget(rn);
-	return 0;
+	err = rocect_config_apply(rn, val, given);
+	if (err)
+		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
+	return err;
 }
 
-static int cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
+int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
 
-	err = parse_key(info, &f, false);
+	err = parse_key(info, &f);
 	if (err)
 		return err;
 	rcu_read_lock();
@@ -804,117 +729,23 @@ static void qp_notify(struct net *net, const struct rocect_qp *qp,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&rocect_family, net, ROCECT_MCGRP_EVENTS_ID))
+	if (!genl_has_listeners(&rocect_nl_family, net, ROCECT_NLGRP_EVENTS))
 		return;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &rocect_family, 0, cmd[what]);
-	if (!hdr || fill_qp(msg, net, qp)) {
+	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0, cmd[what]);
+	if (!hdr || fill_qp(msg, rocect_net(net), qp)) {
 		nlmsg_free(msg);
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&rocect_family, net, msg, 0,
-				ROCECT_MCGRP_EVENTS_ID, GFP_ATOMIC);
+	genlmsg_multicast_netns(&rocect_nl_family, net, msg, 0,
+				ROCECT_NLGRP_EVENTS, GFP_ATOMIC);
 }
 
 static const struct rocect_event_sink qp_events = {
 	.send = qp_notify,
-};
-
-static const struct genl_ops rocect_ops[] = {
-	{
-		.cmd = ROCECT_CMD_QP_GET,
-		.doit = qp_get_doit,
-		.start = qp_dump_start,
-		.dumpit = qp_dumpit,
-		.done = dump_done,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_QP_QUERY,
-		.doit = qp_query_doit,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_QP_NEW,
-		.doit = qp_new_doit,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_QP_DEL,
-		.doit = qp_del_doit,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_QP_FLUSH,
-		.doit = qp_flush_doit,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_STATS_GET,
-		.doit = stats_get_doit,
-	},
-	{
-		.cmd = ROCECT_CMD_STATS_RESET,
-		.doit = stats_reset_doit,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_CONFIG_GET,
-		.doit = config_get_doit,
-	},
-	{
-		.cmd = ROCECT_CMD_CONN_GET,
-		.start = conn_dump_start,
-		.dumpit = conn_dumpit,
-		.done = dump_done,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_CNP_SEND,
-		.doit = cnp_send_doit,
-		.policy = qp_policy,
-		.maxattr = ROCECT_A_QP_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECT_CMD_CONFIG_SET,
-		.doit = config_set_doit,
-		.policy = config_policy,
-		.maxattr = ROCECT_A_CONFIG_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-};
-
-static const struct genl_multicast_group rocect_mcgrps[] = {
-	/* Events carry PSNs and comm IDs, as dumps do: CAP_NET_ADMIN too. */
-	[ROCECT_MCGRP_EVENTS_ID] = {
-		.name = ROCECT_MCGRP_EVENTS,
-		.flags = GENL_MCAST_CAP_NET_ADMIN,
-	},
-};
-
-static struct genl_family rocect_family __ro_after_init = {
-	.name = ROCECT_FAMILY_NAME,
-	.version = ROCECT_FAMILY_VERSION,
-	.netnsok = true,
-	.module = THIS_MODULE,
-	.ops = rocect_ops,
-	.n_ops = ARRAY_SIZE(rocect_ops),
-	.mcgrps = rocect_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(rocect_mcgrps),
 };
 
 /* Asking for the family loads the module, as "rocect stats" does. */
@@ -936,7 +767,7 @@ int rocect_nl_init(void)
 	BUILD_BUG_ON((int)ROCECT_CLASS_CNP != (int)ROCE_CLASS_CNP);
 	BUILD_BUG_ON((int)ROCECT_MALFORMED_MAD_LEN != (int)ROCE_MAL_MAD_LEN);
 	BUILD_BUG_ON((int)ROCECT_CM_APR != (int)ROCE_CM_KIND_APR);
-	err = genl_register_family(&rocect_family);
+	err = genl_register_family(&rocect_nl_family);
 	if (err)
 		return err;
 	rocect_events_register(&qp_events);
@@ -949,5 +780,5 @@ int rocect_nl_init(void)
 void rocect_nl_exit(void)
 {
 	rocect_events_unregister();
-	genl_unregister_family(&rocect_family);
+	genl_unregister_family(&rocect_nl_family);
 }

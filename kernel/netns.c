@@ -18,6 +18,42 @@
 unsigned int rocect_net_id __read_mostly;
 static const struct rocect_event_sink __rcu *event_sink;
 
+/**
+ * rocect_config_apply() - change a namespace's settings, with what they need
+ * @rn: the namespace's state
+ * @val: the new values, by &enum rocect_setting; read where @given says
+ * @given: bit i: setting i changes to @val[i] (checked by the caller)
+ *
+ * learn's records serve learn on and, in unknown-qp drop, the recovery of
+ * adopted flows' pairs: they are allocated first, so that a failure
+ * changes nothing. Going to drop mode forgets every request learnt so far:
+ * from then on only adopted flows may count towards a pair.
+ *
+ * Context: process context; netlink's changes are serialised by genetlink.
+ * Return: 0 or -ENOMEM.
+ */
+int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
+{
+	struct rocect_config *c = &rn->config;
+	u32 learn = given & BIT(ROCECT_CFG_learn) ? val[ROCECT_CFG_learn] :
+						    rocect_cfg(c, learn);
+	bool to_drop = given & BIT(ROCECT_CFG_unknown_qp) &&
+		       val[ROCECT_CFG_unknown_qp] == ROCECT_UNKNOWN_QP_DROP;
+	unsigned int i;
+
+	BUILD_BUG_ON(ROCECT_CFG_COUNT > 32);
+	if ((learn || to_drop ||
+	     rocect_cfg(c, unknown_qp) == ROCECT_UNKNOWN_QP_DROP) &&
+	    rocect_learn_enable(rn))
+		return -ENOMEM;
+	for (i = 0; i < ROCECT_CFG_COUNT; i++)
+		if (given & BIT(i))
+			WRITE_ONCE(c->val[i], val[i]);
+	if (to_drop)
+		rocect_learn_forget(rn);
+	return 0;
+}
+
 static int __net_init rocect_net_init(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
@@ -36,13 +72,10 @@ static int __net_init rocect_net_init(struct net *net)
 	err = rocect_conn_net_init(net);
 	if (err)
 		goto err_qp;
-	/* learn's records serve learn on and recovery in drop mode. */
-	if (rocect_cfg(&rn->config, learn) ||
-	    rocect_cfg(&rn->config, unknown_qp) == ROCECT_UNKNOWN_QP_DROP) {
-		err = rocect_learn_enable(rn);
-		if (err)
-			goto err_conn;
-	}
+	/* Nothing to change: what the defaults need. */
+	err = rocect_config_apply(rn, NULL, 0);
+	if (err)
+		goto err_conn;
 	return 0;
 
 err_conn:

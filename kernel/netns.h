@@ -110,6 +110,7 @@ static inline struct rocect_net *rocect_net(const struct net *net)
 	return net_generic(net, rocect_net_id);
 }
 
+int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given);
 int rocect_netns_init(void);
 void rocect_netns_exit(void);
 

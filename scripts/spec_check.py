@@ -13,6 +13,10 @@ name (tools/rocect/stats.c, config.c), and that rocect(8) and the admin
 guide name each of them. Each setting's range and default in
 kernel/settings.h must be the spec's range and what the uapi comment, the
 module parameter's description, rocect(8) and the admin guide say.
+Each operation's request policy in kernel/genl.c must take the attributes
+the spec lists for its request (do and dump) and no others, and span the
+whole attribute set (maxattr), so that a handler reads no attribute past
+the array the core parsed into.
 
     spec_check.py [TOP]      exit 0 if they agree, else 1 with the list
 """
@@ -31,6 +35,7 @@ GUIDE = f'{TOP}/Documentation/admin-guide.rst'
 SETTINGS = f'{TOP}/kernel/settings.h'
 LIMITS = f'{TOP}/kernel/config.h'
 PARAMS = f'{TOP}/kernel/config.c'
+GENL = f'{TOP}/kernel/genl.c'
 TYPE_MAX = {'u8': 0xff, 'u16': 0xffff, 'u32': 0xffffffff}
 
 problems = []
@@ -232,6 +237,58 @@ def check_settings(spec, values):
                  onoff=hi == 1)
 
 
+def check_policies(spec):
+    """genl.c's policy of each operation against the spec's requests."""
+    text = re.sub(r'/\*.*?\*/', '', open(GENL).read(), flags=re.S)
+    macros = {m.group(1): m.group(2) for m in re.finditer(
+        r'#define\s+(\w+)\s*((?:.*\\\n)*.*)', text)}
+    policies, sizes = {}, {}
+    for m in re.finditer(r'nla_policy\s+(\w+)\[\s*(\w+)\s*\+\s*1\s*\]\s*=\s*'
+                         r'\{(.*?)\};', text, flags=re.S):
+        body = m.group(3)
+        for name, macro in macros.items():
+            body = re.sub(r'\b%s\b' % name, macro, body)
+        attrs = set(re.findall(r'\[(ROCECT_A_\w+)\]', body))
+        if '#include "settings.h"' in body:
+            attrs |= {'ROCECT_A_CONFIG_' + a for a in re.findall(
+                r'^ROCECT_SETTING\(\s*\w+\s*,\s*(\w+)',
+                open(SETTINGS).read(), flags=re.M)}
+        policies[m.group(1)], sizes[m.group(1)] = attrs, m.group(2)
+    ops = {}
+    for m in re.finditer(r'\{\s*\.cmd\s*=\s*(\w+),(.*?)\}', text, flags=re.S):
+        p = re.search(r'\.policy\s*=\s*(\w+)', m.group(2))
+        ops[m.group(1)] = policies.get(p.group(1)) if p else set()
+        if p and p.group(1) not in policies:
+            problems.append(f'genl.c: {m.group(1)}: no policy {p.group(1)}')
+            continue
+        if not p:
+            continue
+        # A handler may read any attribute of the set: the whole set.
+        top = re.search(r'\.maxattr\s*=\s*(\w+)', m.group(2))
+        whole = re.match(r'ROCECT_A_[A-Z0-9]+_', min(ops[m.group(1)]))[0] + 'MAX'
+        if not top or top.group(1) != whole or sizes[p.group(1)] != whole:
+            problems.append(f'genl.c: {m.group(1)}: its policy and maxattr '
+                            f'must span its attribute set ({whole})')
+    family = spec['name']
+    for op in spec['operations']['list']:
+        if 'notify' in op or 'event' in op:
+            continue
+        cmd = c_name(f'{family}-cmd-', op['name'])
+        prefix = next(s.get('name-prefix', f'{family}-a-{s["name"]}-')
+                      for s in spec['attribute-sets']
+                      if s['name'] == op['attribute-set'])
+        want = set()
+        for kind in ('do', 'dump'):
+            req = (op.get(kind) or {}).get('request') or {}
+            want |= {c_name(prefix, a) for a in req.get('attributes', [])}
+        if cmd not in ops:
+            problems.append(f'genl.c: no operation {cmd}')
+            continue
+        if ops[cmd] is not None and ops[cmd] != want:
+            problems.append(f'genl.c: {cmd} takes {sorted(ops[cmd] - want)} '
+                            f'beyond the spec, lacks {sorted(want - ops[cmd])}')
+
+
 def main():
     spec = yaml.safe_load(open(SPEC))
     values, enums = parse_header(open(UAPI).read())
@@ -275,6 +332,7 @@ def main():
 
     check_docs(spec)
     check_settings(spec, values)
+    check_policies(spec)
 
     for p in problems:
         print(p)
