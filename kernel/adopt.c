@@ -74,7 +74,7 @@ bool rocect_flow_bound(const struct nf_conn *ct,
 
 /**
  * rocect_flow_adopted() - does an adopted flow vouch for a data packet?
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: the packet
  * @ct: its conntrack
  * @ctinfo: its conntrack info
@@ -89,7 +89,7 @@ bool rocect_flow_bound(const struct nf_conn *ct,
  * Context: the helper callback, after rocect_flow_note().
  * Return: true if @ct is adopted and now bound to @pkt's QP.
  */
-bool rocect_flow_adopted(struct net *net, const struct sk_buff *skb,
+bool rocect_flow_adopted(struct rocect_net *rn, const struct sk_buff *skb,
 			 struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 			 const struct roce_pkt *pkt)
 {
@@ -99,7 +99,7 @@ bool rocect_flow_adopted(struct net *net, const struct sk_buff *skb,
 		return false;
 	/* Binds it, unless another CPU bound it first. */
 	if (READ_ONCE(*flow) == ROCECT_FLOW_ADOPTED &&
-	    rocect_rp_check(net, skb, pkt) &&
+	    rocect_rp_check(rn, skb, pkt) &&
 	    cmpxchg(flow, ROCECT_FLOW_ADOPTED, ROCECT_FLOW_BOUND | dqpn) ==
 	    ROCECT_FLOW_ADOPTED)
 		return true;

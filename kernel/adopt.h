@@ -13,7 +13,7 @@ struct roce_pkt;
 void rocect_flow_first_sight(struct rocect_net *rn, struct nf_conn *ct);
 bool rocect_flow_bound(const struct nf_conn *ct,
 		       enum ip_conntrack_info ctinfo, u32 dqpn);
-bool rocect_flow_adopted(struct net *net, const struct sk_buff *skb,
+bool rocect_flow_adopted(struct rocect_net *rn, const struct sk_buff *skb,
 			 struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 			 const struct roce_pkt *pkt);
 

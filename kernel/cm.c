@@ -102,20 +102,19 @@ static struct rocect_conn *find_conn(struct rocect_net *rn,
  * always wins: the operator's word stands. One inferred from traffic
  * (inferred or recovered) always makes way.
  */
-static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
+static void link_qp(struct rocect_net *rn, struct rocect_conn *conn, int dir)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_conn *holder;
 	struct rocect_qp *old;
 
 	old = rocect_qp_lookup(rn, &conn->qp[dir].key);
 	/* The handshake knows better than inference. */
 	if (old && rocect_qp_from_traffic(old)) {
-		rocect_qp_remove(net, old);
+		rocect_qp_remove(rn, old);
 		old = NULL;
 	}
 	if (!old) {
-		rocect_qp_insert(net, &conn->qp[dir], NULL);
+		rocect_qp_insert(rn, &conn->qp[dir], NULL);
 		return;
 	}
 	holder = rocect_qp_conn(old);
@@ -125,8 +124,8 @@ static void link_qp(struct net *net, struct rocect_conn *conn, int dir)
 		rocect_stats_inc(rn, ROCECT_CTR_QP_CONFLICT);
 		return;
 	}
-	rocect_conn_destroy(net, holder, false);
-	rocect_qp_insert(net, &conn->qp[dir], NULL);
+	rocect_conn_destroy(rn, holder, false);
+	rocect_qp_insert(rn, &conn->qp[dir], NULL);
 }
 
 /*
@@ -161,7 +160,7 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
  * The REP or accepting SIDR_REP: both QPs are known, link the entries;
  * @iif: where it came in, and so where the passive side's packets will.
  */
-static void learn_passive(struct net *net, struct rocect_conn *conn,
+static void learn_passive(struct rocect_net *rn, struct rocect_conn *conn,
 			  const struct roce_cm *cm, int iif)
 {
 	conn->qp[0].key.dqpn = cm->qpn;
@@ -171,7 +170,7 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 		/* UD: the client's QP shows in its first packet's DETH. */
 		conn->qkey = cm->qkey;
 		conn->qp[0].qkey = ROCECT_QKEY_KNOWN | cm->qkey;
-		link_qp(net, conn, 0);
+		link_qp(rn, conn, 0);
 		return;
 	}
 	conn->comm_id[1] = cm->local_comm_id;
@@ -187,13 +186,13 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
 	conn->qp[0].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[0]);
 	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]);
 	conn->qp[1].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[1]);
-	link_qp(net, conn, 0);
-	link_qp(net, conn, 1);
+	link_qp(rn, conn, 0);
+	link_qp(rn, conn, 1);
 }
 
 /**
  * rocect_cm_packet() - track a CM MAD
- * @net: the namespace it was seen in
+ * @rn: the namespace's state
  * @ct: its conntrack
  * @pkt: the parsed MAD (class %ROCE_CLASS_CM, ICRC verified)
  * @iif: where it came in (rocect_arrival()): a REQ binds the active side's
@@ -201,10 +200,9 @@ static void learn_passive(struct net *net, struct rocect_conn *conn,
  *
  * Context: the helper callback (RCU, softirq or process context).
  */
-void rocect_cm_packet(struct net *net, struct nf_conn *ct,
+void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 		      const struct roce_pkt *pkt, int iif)
 {
-	struct rocect_net *rn = rocect_net(net);
 	u16 zone = nf_ct_zone(ct)->id;
 	struct cm_todo todo = { 0 };
 	struct rocect_events events;
@@ -223,18 +221,18 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 	act = roce_cm_step(state, ev, &next);
 	switch (act) {
 	case ROCE_CM_ACT_REPLACE:
-		rocect_conn_destroy(net, conn, false);
+		rocect_conn_destroy(rn, conn, false);
 		fallthrough;
 	case ROCE_CM_ACT_CREATE:
-		conn = rocect_conn_create(net, &k);
+		conn = rocect_conn_create(rn, &k);
 		if (!conn)
 			break;
 		learn_active(conn, pkt, iif);
 		todo.reverse = !conn->sidr;
 		break;
 	case ROCE_CM_ACT_ACCEPT:
-		learn_passive(net, conn, &pkt->cm, iif);
-		rocect_conn_set_state(net, conn, next);
+		learn_passive(rn, conn, &pkt->cm, iif);
+		rocect_conn_set_state(rn, conn, next);
 		todo.reverse = !conn->sidr;
 		todo.forward = true;
 		todo.permanent = true;
@@ -245,11 +243,11 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 			conn->reason = ev == ROCE_CM_EV_REJ ?
 				       pkt->cm.reject_reason : pkt->cm.sidr_status;
 			if (conn->qp[0].linked)
-				rocect_qp_unlink(net, &conn->qp[0]);
+				rocect_qp_unlink(rn, &conn->qp[0]);
 			if (conn->qp[1].linked)
-				rocect_qp_unlink(net, &conn->qp[1]);
+				rocect_qp_unlink(rn, &conn->qp[1]);
 		}
-		rocect_conn_set_state(net, conn, next);
+		rocect_conn_set_state(rn, conn, next);
 		break;
 	case ROCE_CM_ACT_UNEXPECTED:
 		rocect_stats_inc(rn, conn ? ROCECT_CTR_CM_UNEXPECTED :
@@ -283,7 +281,7 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
 
 /**
  * rocect_cm_data() - what a data packet tells about its connection
- * @net: the namespace
+ * @rn: the namespace's state
  * @ct: the packet's conntrack
  * @qp: the packet's learned entry
  * @pkt: the packet
@@ -297,11 +295,10 @@ void rocect_cm_packet(struct net *net, struct nf_conn *ct,
  *
  * Context: the helper callback; cheap unless one of those applies.
  */
-void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
-		    const struct roce_pkt *pkt)
+void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
+		    struct rocect_qp *qp, const struct roce_pkt *pkt)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_events events;
 	enum roce_cm_state next;
 
@@ -312,7 +309,7 @@ void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 		if (qp->linked && roce_cm_step(conn->state,
 					       ROCE_CM_EV_DATA_TO_PASSIVE,
 					       &next) == ROCE_CM_ACT_UPDATE)
-			rocect_conn_set_state(net, conn, next);
+			rocect_conn_set_state(rn, conn, next);
 		rocect_net_unlock(rn, &events);
 	}
 	if (conn->sidr && pkt->has_deth && pkt->deth_qkey == conn->qkey &&
@@ -322,7 +319,7 @@ void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
 			WRITE_ONCE(conn->qp[0].sqpn, pkt->deth_src_qp);
 			conn->qp[1].key.dqpn = pkt->deth_src_qp;
 			conn->qp[1].sqpn = conn->qp[0].key.dqpn;
-			link_qp(net, conn, 1);
+			link_qp(rn, conn, 1);
 		}
 		rocect_net_unlock(rn, &events);
 	}

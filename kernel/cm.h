@@ -6,11 +6,12 @@
 
 #include "wire.h"
 
+struct rocect_net;
 struct rocect_qp;
 
-void rocect_cm_packet(struct net *net, struct nf_conn *ct,
+void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 		      const struct roce_pkt *pkt, int iif);
-void rocect_cm_data(struct net *net, struct nf_conn *ct, struct rocect_qp *qp,
-		    const struct roce_pkt *pkt);
+void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
+		    struct rocect_qp *qp, const struct roce_pkt *pkt);
 
 #endif /* _ROCECT_CM_H */

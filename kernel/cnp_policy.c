@@ -82,13 +82,12 @@ static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 	return cmpxchg(&qp->last_cnp, last, now) == last;
 }
 
-static int send_for(struct net *net, struct rocect_qp *qp, u32 dest_qp,
+static int send_for(struct rocect_net *rn, struct rocect_qp *qp, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey)
 {
-	struct rocect_net *rn = rocect_net(net);
 	int err;
 
-	err = rocect_xmit_cnp(net, qp->key.family, &qp->key.saddr,
+	err = rocect_xmit_cnp(rn, qp->key.family, &qp->key.saddr,
 			      &qp->key.daddr, dest_qp, port, pkey);
 	if (err) {
 		rocect_stats_inc(rn, err == -ENOBUFS ? ROCECT_CTR_CNP_TX_DROPPED :
@@ -118,7 +117,7 @@ static void clear_ce(struct sk_buff *skb, u8 family)
 
 /**
  * rocect_cnp_ce() - a CE-marked RoCE data packet was seen
- * @net: its namespace
+ * @rn: the namespace's state
  * @skb: the packet (CE cleared in it if so configured and a CNP went out)
  * @qp: its QP entry, or NULL
  * @pkt: its parse
@@ -128,10 +127,9 @@ static void clear_ce(struct sk_buff *skb, u8 family)
  *
  * Context: the helper callback.
  */
-void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
-		   const struct roce_pkt *pkt)
+void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
+		   struct rocect_qp *qp, const struct roce_pkt *pkt)
 {
-	struct rocect_net *rn = rocect_net(net);
 	const struct rocect_config *c = &rn->config;
 	u32 sport = rocect_cfg(c, cnp_sport);
 	struct rocect_cnp_port port = {};
@@ -159,19 +157,19 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
 	/* Back the way the packet came, to the RoCE port its flow uses. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? roce_pkt_sport(pkt) : sport;
 	port.dport = roce_pkt_dport(pkt);
-	in = rocect_in_dev(net, skb, pkt->family);
+	in = rocect_in_dev(rn, skb, pkt->family);
 	if (in) {
 		port.ifindex = in->ifindex;
 		port.l3mdev = l3mdev_master_ifindex_rcu(in);
 	}
-	if (!send_for(net, qp, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
+	if (!send_for(rn, qp, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
 	    rocect_cfg(c, cnp_clear_ce))
 		clear_ce(skb, pkt->family);
 }
 
 /**
  * rocect_cnp_send() - send one CNP for an entry now, on request
- * @net: the namespace
+ * @rn: the namespace's state
  * @qp: the entry: the CNP goes to its source QP at its source address
  *
  * Neither the interval nor the global rate applies: the request comes from
@@ -179,12 +177,12 @@ void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
  *
  * Return: 0 or a negative errno.
  */
-int rocect_cnp_send(struct net *net, struct rocect_qp *qp)
+int rocect_cnp_send(struct rocect_net *rn, struct rocect_qp *qp)
 {
-	u32 sport = rocect_cfg(&rocect_net(net)->config, cnp_sport);
+	u32 sport = rocect_cfg(&rn->config, cnp_sport);
 	struct rocect_cnp_port port = { .dport = ROCE_UDP_PORT };
 
 	/* Without a packet to copy the port from, port 0, as hardware does. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? 0 : sport;
-	return send_for(net, qp, qp->sqpn, &port, 0xffff);
+	return send_for(rn, qp, qp->sqpn, &port, 0xffff);
 }

@@ -7,7 +7,7 @@
 
 #include "wire.h"
 
-struct net;
+struct rocect_net;
 struct rocect_qp;
 
 /**
@@ -22,9 +22,9 @@ struct rocect_cnp_bucket {
 	u64 last_ns;
 };
 
-void rocect_cnp_ce(struct net *net, struct sk_buff *skb, struct rocect_qp *qp,
-		   const struct roce_pkt *pkt);
-int rocect_cnp_send(struct net *net, struct rocect_qp *qp);
+void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
+		   struct rocect_qp *qp, const struct roce_pkt *pkt);
+int rocect_cnp_send(struct rocect_net *rn, struct rocect_qp *qp);
 void rocect_cnp_net_init(struct rocect_cnp_bucket *b);
 
 #endif /* _ROCECT_CNP_POLICY_H */

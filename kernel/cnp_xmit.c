@@ -79,7 +79,7 @@ static int route6(struct net *net, struct sk_buff *skb,
 
 /**
  * rocect_xmit_cnp() - send one CNP
- * @net: the namespace to route and send it in
+ * @rn: the namespace's state
  * @family: 4 or 6
  * @to: its destination: the sender of the congested flow
  * @from: its source: that flow's destination
@@ -94,11 +94,13 @@ static int route6(struct net *net, struct sk_buff *skb,
  * it (a full queue, a netfilter rule); another negative errno when it was
  * not built or routed (no route, no memory).
  */
-int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
+int rocect_xmit_cnp(struct rocect_net *rn, u8 family,
+		    const union nf_inet_addr *to,
 		    const union nf_inet_addr *from, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey)
 {
-	const struct rocect_config *c = &rocect_net(net)->config;
+	struct net *net = rn->net;
+	const struct rocect_config *c = &rn->config;
 	struct roce_cnp_params p = {
 		.ip = {
 			.family = family,

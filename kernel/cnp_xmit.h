@@ -3,7 +3,8 @@
 #define _ROCECT_CNP_XMIT_H
 
 #include <linux/netfilter.h>
-#include <net/net_namespace.h>
+
+struct rocect_net;
 
 /**
  * struct rocect_cnp_port - where a CNP goes besides its addresses
@@ -21,7 +22,8 @@ struct rocect_cnp_port {
 };
 
 void rocect_cnp_xmit_init(void);
-int rocect_xmit_cnp(struct net *net, u8 family, const union nf_inet_addr *to,
+int rocect_xmit_cnp(struct rocect_net *rn, u8 family,
+		    const union nf_inet_addr *to,
 		    const union nf_inet_addr *from, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey);
 

@@ -144,9 +144,9 @@ static struct rocect_source *source_of(struct rocect_net *rn,
  * half-open connection makes room; if all it holds are established, no
  * (counted). Looked up, not created: a refused REQ allocates nothing.
  */
-static bool source_room(struct net *net, const struct rocect_source_key *sk)
+static bool source_room(struct rocect_net *rn,
+			const struct rocect_source_key *sk)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_source *src;
 	struct rocect_conn *old;
 
@@ -161,7 +161,7 @@ static bool source_room(struct net *net, const struct rocect_source_key *sk)
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_SOURCE_FULL);
 		return false;
 	}
-	rocect_conn_destroy(net, old, false);
+	rocect_conn_destroy(rn, old, false);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
 	return true;
 }
@@ -188,7 +188,7 @@ static void source_follow(struct rocect_source *src, struct rocect_conn *conn,
 
 /**
  * rocect_conn_create() - start tracking a connection, in state REQ
- * @net: the namespace
+ * @rn: the namespace's state
  * @key: addresses, zone, family and the active side's ID
  *
  * A source (the active side's address) at its share of max_conns makes
@@ -204,10 +204,9 @@ static void source_follow(struct rocect_source *src, struct rocect_conn *conn,
  * max_conns is reached, in established connections (counted), or memory
  * is short.
  */
-struct rocect_conn *rocect_conn_create(struct net *net,
+struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 				       const struct rocect_conn_key *key)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_source_key sk;
 	struct rocect_source *src;
 	struct rocect_conn *conn;
@@ -215,7 +214,7 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 
 	lockdep_assert_held(&rn->lock);
 	rocect_source_key_init(&sk, &key->active, key->zone, key->family);
-	if (!source_room(net, &sk))
+	if (!source_room(rn, &sk))
 		return NULL;
 	if (rn->conns.count >= rocect_limit(rn, max_conns)) {
 		conn = eviction_victim(rn);
@@ -223,7 +222,7 @@ struct rocect_conn *rocect_conn_create(struct net *net,
 			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
 			return NULL;
 		}
-		rocect_conn_destroy(net, conn, false);
+		rocect_conn_destroy(rn, conn, false);
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
 	}
 	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
@@ -273,16 +272,15 @@ static void conn_free_rcu(struct rcu_head *head)
 
 /**
  * rocect_conn_destroy() - forget a connection and its QP entries
- * @net: the namespace
+ * @rn: the namespace's state
  * @conn: the connection
  * @expired: it timed out (counted as such)
  *
  * Context: &rocect_net.lock held. Freed after a grace period.
  */
-void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
+void rocect_conn_destroy(struct rocect_net *rn, struct rocect_conn *conn,
 			 bool expired)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_source *src;
 	int i;
 
@@ -290,7 +288,7 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 	for (i = 0; i < 2; i++) {
 		if (!conn->qp[i].linked)
 			continue;
-		rocect_qp_unlink(net, &conn->qp[i]);
+		rocect_qp_unlink(rn, &conn->qp[i]);
 		if (expired)
 			rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 	}
@@ -311,17 +309,15 @@ void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
 
 /**
  * rocect_conn_set_state() - move a connection and its entries on
- * @net: the namespace
+ * @rn: the namespace's state
  * @conn: the connection
  * @state: the new state
  *
  * Context: &rocect_net.lock held.
  */
-void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
+void rocect_conn_set_state(struct rocect_net *rn, struct rocect_conn *conn,
 			   enum roce_cm_state state)
 {
-	struct rocect_net *rn = rocect_net(net);
-
 	lockdep_assert_held(&rn->lock);
 	if (finished(state) && !finished(conn->state))
 		list_move_tail(&conn->evictable, &rn->conns.finished);
@@ -331,8 +327,8 @@ void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
 	atomic_inc(&rn->conns.gen);
 	WRITE_ONCE(conn->state, state);
 	WRITE_ONCE(conn->changed, (u32)jiffies);
-	rocect_qp_set_state(net, &conn->qp[0], rocect_conn_uapi_state(state));
-	rocect_qp_set_state(net, &conn->qp[1], rocect_conn_uapi_state(state));
+	rocect_qp_set_state(rn, &conn->qp[0], rocect_conn_uapi_state(state));
+	rocect_qp_set_state(rn, &conn->qp[1], rocect_conn_uapi_state(state));
 }
 
 /* A 32-bit jiffies stamp (at most 49 days old at HZ=1000) in full. */
@@ -440,7 +436,7 @@ void rocect_conn_expire(struct rocect_net *rn)
 			key_of(conn, &k);
 			if (rocect_conn_lookup(rn, &k) == conn &&
 			    !time_before(jiffies, conn_deadline(rn, conn)))
-				rocect_conn_destroy(rn->net, conn, true);
+				rocect_conn_destroy(rn, conn, true);
 			rocect_net_unlock(rn, &ev);
 		}
 		/* Let others run; the walk goes on after this connection. */
@@ -453,13 +449,12 @@ void rocect_conn_expire(struct rocect_net *rn)
 
 /**
  * rocect_conn_net_init() - an empty table
- * @net: the new namespace
+ * @rn: the namespace's state
  *
  * Return: 0 or a negative errno.
  */
-int rocect_conn_net_init(struct net *net)
+int rocect_conn_net_init(struct rocect_net *rn)
 {
-	struct rocect_net *rn = rocect_net(net);
 	int err;
 
 	rn->conns.count = 0;

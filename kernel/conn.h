@@ -104,11 +104,11 @@ struct rocect_walk;
 void rocect_conn_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_conn_lookup(struct rocect_net *rn,
 				       const struct rocect_conn_key *key);
-struct rocect_conn *rocect_conn_create(struct net *net,
+struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 				       const struct rocect_conn_key *key);
-void rocect_conn_destroy(struct net *net, struct rocect_conn *conn,
+void rocect_conn_destroy(struct rocect_net *rn, struct rocect_conn *conn,
 			 bool expired);
-void rocect_conn_set_state(struct net *net, struct rocect_conn *conn,
+void rocect_conn_set_state(struct rocect_net *rn, struct rocect_conn *conn,
 			   enum roce_cm_state state);
 u8 rocect_conn_uapi_state(enum roce_cm_state state);
 u32 rocect_conn_timeout(struct rocect_net *rn, const struct rocect_conn *conn);
@@ -117,7 +117,7 @@ bool rocect_conn_replaceable(struct rocect_net *rn,
 			     const struct rocect_conn *conn);
 void rocect_conn_expire(struct rocect_net *rn);
 
-int rocect_conn_net_init(struct net *net);
+int rocect_conn_net_init(struct rocect_net *rn);
 void rocect_conn_net_exit(struct rocect_net *rn);
 int rocect_conn_init(void);
 void rocect_conn_exit(void);

@@ -18,7 +18,7 @@ static void gc_run(struct work_struct *work)
 					     struct rocect_net, gc);
 
 	rocect_conn_expire(rn);
-	rocect_qp_expire_inferred(rn->net);
+	rocect_qp_expire_inferred(rn);
 	queue_delayed_work(system_power_efficient_wq, &rn->gc, GC_INTERVAL);
 }
 

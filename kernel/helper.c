@@ -64,7 +64,8 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	return NF_DROP;
 }
 
-static inline void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct,
+static inline void qp_key_of(struct rocect_qp_key *key,
+			     const struct nf_conn *ct,
 			     const struct roce_pkt *pkt)
 {
 	key->dqpn = roce_bth_dest_qp(&pkt->bth);
@@ -81,11 +82,11 @@ static inline void qp_key_of(struct rocect_qp_key *key, const struct nf_conn *ct
  * packet that no trusted entry admits? Only there: in accept mode all
  * pass, and what adopted flows carry is learnt like any traffic.
  */
-static bool adopted(struct net *net, struct rocect_net *rn,
-		    const struct sk_buff *skb, struct nf_conn *ct,
-		    enum ip_conntrack_info ctinfo, const struct roce_pkt *pkt)
+static bool adopted(struct rocect_net *rn, const struct sk_buff *skb,
+		    struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+		    const struct roce_pkt *pkt)
 {
-	return strict(rn) && rocect_flow_adopted(net, skb, ct, ctinfo, pkt);
+	return strict(rn) && rocect_flow_adopted(rn, skb, ct, ctinfo, pkt);
 }
 
 /*
@@ -99,25 +100,25 @@ static bool adopted(struct net *net, struct rocect_net *rn,
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
-static enum rocect_counter check_sender(struct net *net,
-					const struct rocect_config *c,
+static enum rocect_counter check_sender(struct rocect_net *rn,
 					const struct sk_buff *skb,
 					struct rocect_qp *qp,
 					const struct roce_pkt *pkt)
 {
+	const struct rocect_config *c = &rn->config;
 	int iif = READ_ONCE(qp->iif);
 	bool fresh = false;
 	u32 want, bound;
 
 	if (unlikely(iif == ROCECT_IIF_UNBOUND)) {
-		if (rocect_cfg(c, check_iface) && !rocect_rp_check(net, skb, pkt))
+		if (rocect_cfg(c, check_iface) && !rocect_rp_check(rn, skb, pkt))
 			return ROCECT_CTR_WRONG_IFACE;
 		fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
-				rocect_arrival(net, skb, pkt->family)) ==
+				rocect_arrival(rn, skb, pkt->family)) ==
 			ROCECT_IIF_UNBOUND;
 	} else if (rocect_cfg(c, check_iface) &&
-		   !rocect_arrived_on(net, skb, pkt->family, iif) &&
-		   !rocect_rp_vouches(net, skb, pkt)) {
+		   !rocect_arrived_on(rn, skb, pkt->family, iif) &&
+		   !rocect_rp_vouches(rn, skb, pkt)) {
 		return ROCECT_CTR_WRONG_IFACE;
 	}
 	want = pkt->has_deth ? ROCECT_SPORT_UD :
@@ -138,7 +139,7 @@ static enum rocect_counter check_sender(struct net *net,
 	}
 	/* Monitors see an entry bind: its interface and port, once. */
 	if (unlikely(fresh))
-		rocect_event_now(rocect_net(net), qp, ROCECT_EV_CHANGE);
+		rocect_event_now(rn, qp, ROCECT_EV_CHANGE);
 	if (likely(bound == want))
 		return ROCECT_CTR_MAX;
 	/* check-sport off lets the port change, never the kind. */
@@ -211,13 +212,13 @@ static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
-static enum rocect_counter check_data(struct net *net,
-				      const struct rocect_config *c,
+static enum rocect_counter check_data(struct rocect_net *rn,
 				      const struct sk_buff *skb,
 				      struct rocect_qp *qp,
 				      const struct roce_pkt *pkt)
 {
-	enum rocect_counter wrong = check_sender(net, c, skb, qp, pkt);
+	enum rocect_counter wrong = check_sender(rn, skb, qp, pkt);
+	const struct rocect_config *c = &rn->config;
 
 	if (wrong != ROCECT_CTR_MAX)
 		return wrong;
@@ -267,9 +268,9 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
  * of that class its sender did not send (check_data()) earns no CNP
  * either.
  */
-static int account_inferred(struct net *net, struct rocect_net *rn,
-			    struct sk_buff *skb, struct nf_conn *ct,
-			    enum ip_conntrack_info ctinfo, struct rocect_qp *qp,
+static int account_inferred(struct rocect_net *rn, struct sk_buff *skb,
+			    struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+			    struct rocect_qp *qp,
 			    const struct rocect_qp_key *key,
 			    const struct roce_pkt *pkt)
 {
@@ -278,25 +279,25 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
 
 	if (strict(rn)) {
 		if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-			rocect_cnp_ce(net, skb, NULL, pkt);
-		if (!adopted(net, rn, skb, ct, ctinfo, pkt))
+			rocect_cnp_ce(rn, skb, NULL, pkt);
+		if (!adopted(rn, skb, ct, ctinfo, pkt))
 			return policy_verdict(rn, skb, ct,
 					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
 					      "QP entry only inferred");
 		rocect_qp_account(qp, pkt->len);
-		rocect_learn_packet(net, rn, key, pkt, true);
+		rocect_learn_packet(rn, key, pkt, true);
 		return NF_ACCEPT;
 	}
 	if (agrees) {
-		wrong = check_data(net, &rn->config, skb, qp, pkt);
+		wrong = check_data(rn, skb, qp, pkt);
 		if (wrong != ROCECT_CTR_MAX)
 			return not_the_sender(rn, skb, ct, wrong);
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-		rocect_cnp_ce(net, skb, agrees ? qp : NULL, pkt);
+		rocect_cnp_ce(rn, skb, agrees ? qp : NULL, pkt);
 	rocect_qp_account(qp, pkt->len);
 	if (!agrees && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(net, rn, key, pkt, false);
+		rocect_learn_packet(rn, key, pkt, false);
 	return NF_ACCEPT;
 }
 
@@ -306,9 +307,8 @@ static int account_inferred(struct net *net, struct rocect_net *rn,
  * vouches for its packets in drop mode and has their pair recovered;
  * otherwise the namespace's unknown-qp policy decides their fate.
  */
-static int account_data(struct net *net, struct rocect_net *rn,
-			struct sk_buff *skb, struct nf_conn *ct,
-			enum ip_conntrack_info ctinfo,
+static int account_data(struct rocect_net *rn, struct sk_buff *skb,
+			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 			const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
@@ -318,28 +318,28 @@ static int account_data(struct net *net, struct rocect_net *rn,
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
-		return account_inferred(net, rn, skb, ct, ctinfo, qp, &key,
+		return account_inferred(rn, skb, ct, ctinfo, qp, &key,
 					pkt);
 	if (qp) {
-		wrong = check_data(net, &rn->config, skb, qp, pkt);
+		wrong = check_data(rn, skb, qp, pkt);
 		if (unlikely(wrong != ROCECT_CTR_MAX))
 			return not_the_sender(rn, skb, ct, wrong);
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-		rocect_cnp_ce(net, skb, qp, pkt);
+		rocect_cnp_ce(rn, skb, qp, pkt);
 	if (qp) {
 		rocect_qp_account(qp, pkt->len);
 		if (qp->origin == ROCECT_ORIGIN_LEARNED)
-			rocect_cm_data(net, ct, qp, pkt);
+			rocect_cm_data(rn, ct, qp, pkt);
 		return NF_ACCEPT;
 	}
-	if (adopted(net, rn, skb, ct, ctinfo, pkt)) {
-		rocect_learn_packet(net, rn, &key, pkt, true);
+	if (adopted(rn, skb, ct, ctinfo, pkt)) {
+		rocect_learn_packet(rn, &key, pkt, true);
 		return NF_ACCEPT;
 	}
 	/* In drop mode no response can follow: nothing to learn from. */
 	if (!strict(rn) && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(net, rn, &key, pkt, false);
+		rocect_learn_packet(rn, &key, pkt, false);
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "no QP entry");
 }
@@ -351,15 +351,15 @@ static int account_data(struct net *net, struct rocect_net *rn,
  * rp-check believes it? CNPs of this host pass: a local process that can
  * send them in a peer's name is inside the trust boundary.
  */
-static bool cnp_from_peer(struct net *net, const struct sk_buff *skb, int iif,
-			  const struct roce_pkt *pkt)
+static bool cnp_from_peer(struct rocect_net *rn, const struct sk_buff *skb,
+			  int iif, const struct roce_pkt *pkt)
 {
-	if (!rocect_cfg(&rocect_net(net)->config, check_cnp) || !skb->skb_iif)
+	if (!rocect_cfg(&rn->config, check_cnp) || !skb->skb_iif)
 		return true;
 	if (iif == ROCECT_IIF_UNBOUND)
-		return rocect_rp_check(net, skb, pkt);
-	return rocect_arrived_on(net, skb, pkt->family, iif) ||
-	       rocect_rp_vouches(net, skb, pkt);
+		return rocect_rp_check(rn, skb, pkt);
+	return rocect_arrived_on(rn, skb, pkt->family, iif) ||
+	       rocect_rp_vouches(rn, skb, pkt);
 }
 
 /*
@@ -369,9 +369,9 @@ static bool cnp_from_peer(struct net *net, const struct sk_buff *skb, int iif,
  * none). It must come from the peer's side (cnp_from_peer()): the peer,
  * or a switch on its way, sends it. Its UDP source port is not the QP's.
  */
-static int check_cnp(struct net *net, struct rocect_net *rn,
-		     struct sk_buff *skb, const struct nf_conn *ct,
-		     enum ip_conntrack_info ctinfo, const struct roce_pkt *pkt)
+static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
+		     const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+		     const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
@@ -379,14 +379,14 @@ static int check_cnp(struct net *net, struct rocect_net *rn,
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED) {
-		if (!cnp_from_peer(net, skb, READ_ONCE(qp->iif), pkt))
+		if (!cnp_from_peer(rn, skb, READ_ONCE(qp->iif), pkt))
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
 	if (!strict(rn))
 		return NF_ACCEPT;
 	if (rocect_flow_bound(ct, ctinfo, key.dqpn)) {
-		if (!cnp_from_peer(net, skb, ROCECT_IIF_UNBOUND, pkt))
+		if (!cnp_from_peer(rn, skb, ROCECT_IIF_UNBOUND, pkt))
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
@@ -399,21 +399,21 @@ static int check_cnp(struct net *net, struct rocect_net *rn,
  * parser classes a MAD CM only when all of them are) and its source is not
  * spoofed from another interface.
  */
-static int track_cm(struct net *net, struct rocect_net *rn,
-		    struct sk_buff *skb, struct nf_conn *ct, const u8 *ip,
-		    u32 caplen, const struct roce_pkt *pkt)
+static int track_cm(struct rocect_net *rn, struct sk_buff *skb,
+		    struct nf_conn *ct, const u8 *ip, u32 caplen,
+		    const struct roce_pkt *pkt)
 {
 	if (pkt->len > caplen || !roce_icrc_verify(ip, pkt->l4_off, pkt->len)) {
 		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_ICRC,
 				      "CM MAD with a bad ICRC");
 	}
-	if (!rocect_rp_check(net, skb, pkt)) {
+	if (!rocect_rp_check(rn, skb, pkt)) {
 		rocect_stats_inc(rn, ROCECT_CTR_CM_SPOOFED);
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
-	rocect_cm_packet(net, ct, pkt, rocect_arrival(net, skb, pkt->family));
+	rocect_cm_packet(rn, ct, pkt, rocect_arrival(rn, skb, pkt->family));
 	return NF_ACCEPT;
 }
 
@@ -454,11 +454,11 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	rocect_stats_packet(rn->stats, &pkt);
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
-		return track_cm(net, rn, skb, ct, ip, caplen, &pkt);
+		return track_cm(rn, skb, ct, ip, caplen, &pkt);
 	case ROCE_CLASS_GSI_OTHER:
 		return NF_ACCEPT;
 	case ROCE_CLASS_CNP:
-		return check_cnp(net, rn, skb, ct, ctinfo, &pkt);
+		return check_cnp(rn, skb, ct, ctinfo, &pkt);
 	case ROCE_CLASS_MALFORMED:
 		/*
 		 * Not UDP on a UDP conntrack: an ICMP error about one of the
@@ -475,7 +475,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
 	default:
-		return account_data(net, rn, skb, ct, ctinfo, &pkt);
+		return account_data(rn, skb, ct, ctinfo, &pkt);
 	}
 }
 

@@ -243,8 +243,8 @@ static struct learn_record *record_get(struct rocect_net *rn,
  * both, in the table or in A's and B's shares. Either may exist by now
  * (another CPU, a handshake, an operator).
  */
-static void add_pair(struct net *net, struct rocect_net *rn,
-		     const struct rocect_qp_key *key, u32 x, u8 from, u8 origin)
+static void add_pair(struct rocect_net *rn, const struct rocect_qp_key *key,
+		     u32 x, u8 from, u8 origin)
 {
 	struct rocect_qp_key fwd = *key;
 	struct rocect_events ev;
@@ -256,8 +256,8 @@ static void add_pair(struct net *net, struct rocect_net *rn,
 	if (rocect_qp_inferred_room(rn, 2) &&
 	    rocect_qp_source_room(rn, &fwd, 1) &&
 	    rocect_qp_source_room(rn, key, 1)) {
-		rocect_qp_add_inferred(net, &fwd, key->dqpn, from, origin);
-		rocect_qp_add_inferred(net, key, x, from, origin);
+		rocect_qp_add_inferred(rn, &fwd, key->dqpn, from, origin);
+		rocect_qp_add_inferred(rn, key, x, from, origin);
 	}
 	rocect_net_unlock(rn, &ev);
 }
@@ -281,7 +281,7 @@ static bool ud_may_add(struct rocect_net *rn, const struct rocect_qp_key *key,
  * packet of a flood at a key that has one. Not inlined, as
  * learn_response(): the request path's frame needs no canary.
  */
-static noinline void learn_ud(struct net *net, struct rocect_net *rn,
+static noinline void learn_ud(struct rocect_net *rn,
 			      const struct rocect_qp_key *key,
 			      const struct roce_pkt *pkt, bool adopted,
 			      u8 origin)
@@ -293,7 +293,7 @@ static noinline void learn_ud(struct net *net, struct rocect_net *rn,
 		return;
 	rocect_net_lock(rn, &ev);
 	if (ud_may_add(rn, key, adopted))
-		rocect_qp_add_inferred(net, key, pkt->deth_src_qp,
+		rocect_qp_add_inferred(rn, key, pkt->deth_src_qp,
 				       pkt->class, origin);
 	rocect_net_unlock(rn, &ev);
 }
@@ -303,7 +303,7 @@ static noinline void learn_ud(struct net *net, struct rocect_net *rn,
  * completes, if it does. Not inlined: the request path's frame then needs
  * no stack canary for @x.
  */
-static noinline void learn_response(struct net *net, struct rocect_net *rn,
+static noinline void learn_response(struct rocect_net *rn,
 				    struct rocect_learn *l,
 				    const struct rocect_qp_key *key,
 				    const struct roce_pkt *pkt, u8 origin)
@@ -323,12 +323,12 @@ static noinline void learn_response(struct net *net, struct rocect_net *rn,
 	if (res == ROCE_PAIR_AMBIGUOUS)
 		rocect_stats_inc(rn, ROCECT_CTR_LEARN_AMBIGUOUS);
 	else if (res == ROCE_PAIR_FOUND)
-		add_pair(net, rn, key, x, pkt->class, origin);
+		add_pair(rn, key, x, pkt->class, origin);
 }
 
 /**
  * rocect_learn_packet() - learn from a data packet of a QP without an entry
- * @net: the namespace
+ * @rn: the namespace's state
  * @rn: its state
  * @key: the packet's key, which has no entry or an inferred one that the
  *	packet contradicts
@@ -339,8 +339,7 @@ static noinline void learn_response(struct net *net, struct rocect_net *rn,
  *
  * Context: packet path, under rcu_read_lock().
  */
-void rocect_learn_packet(struct net *net, struct rocect_net *rn,
-			 const struct rocect_qp_key *key,
+void rocect_learn_packet(struct rocect_net *rn, const struct rocect_qp_key *key,
 			 const struct roce_pkt *pkt, bool adopted)
 {
 	u8 origin = adopted ? ROCECT_ORIGIN_RECOVERED : ROCECT_ORIGIN_INFERRED;
@@ -353,13 +352,13 @@ void rocect_learn_packet(struct net *net, struct rocect_net *rn,
 	if (!l)
 		return;
 	if (pkt->class == ROCE_CLASS_UD) {
-		learn_ud(net, rn, key, pkt, adopted, origin);
+		learn_ud(rn, key, pkt, adopted, origin);
 		return;
 	}
 	if (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_XRC)
 		return;
 	if (roce_pair_is_response(pkt->bth.opcode)) {
-		learn_response(net, rn, l, key, pkt, origin);
+		learn_response(rn, l, key, pkt, origin);
 		return;
 	}
 	/* A request from A to B: A's requests to B. */

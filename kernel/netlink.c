@@ -25,6 +25,12 @@ static const u8 config_attrs[ROCECT_CFG_COUNT] = {
 #undef ROCECT_SETTING
 };
 
+/* The namespace a request is about: the requesting socket's. */
+static struct rocect_net *info_rn(struct genl_info *info)
+{
+	return rocect_net(genl_info_net(info));
+}
+
 /* The attributes of a dump request: 6.6 moved them into a genl_info. */
 static struct nlattr **dump_attrs(struct netlink_callback *cb)
 {
@@ -229,7 +235,7 @@ static int reply(struct genl_info *info, gfp_t gfp,
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &rocect_nl_family, 0,
 				info->genlhdr->cmd);
-	if (!hdr || fill(msg, rocect_net(genl_info_net(info)), obj)) {
+	if (!hdr || fill(msg, info_rn(info), obj)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -239,7 +245,7 @@ static int reply(struct genl_info *info, gfp_t gfp,
 
 int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_net *rn = info_rn(info);
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
@@ -258,7 +264,7 @@ int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int rocect_nl_qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_net *rn = info_rn(info);
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err, matches = 1;
@@ -527,7 +533,7 @@ int rocect_nl_qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = new_qp_iif(info, &iif);
 	if (err)
 		return err;
-	return rocect_qp_add_managed(genl_info_net(info), &f.key, f.sqpn, iif,
+	return rocect_qp_add_managed(info_rn(info), &f.key, f.sqpn, iif,
 				     info->extack);
 }
 
@@ -539,7 +545,7 @@ int rocect_nl_qp_del_doit(struct sk_buff *skb, struct genl_info *info)
 	err = parse_key(info, &f);
 	if (err)
 		return err;
-	err = rocect_qp_del(genl_info_net(info), &f.key);
+	err = rocect_qp_del(info_rn(info), &f.key);
 	if (err)
 		NL_SET_ERR_MSG(info->extack, "no such QP entry");
 	return err;
@@ -549,7 +555,7 @@ int rocect_nl_qp_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *origin = info->attrs[ROCECT_A_QP_ORIGIN];
 
-	rocect_qp_flush(genl_info_net(info), origin ? nla_get_u8(origin) : -1);
+	rocect_qp_flush(info_rn(info), origin ? nla_get_u8(origin) : -1);
 	return 0;
 }
 
@@ -630,7 +636,7 @@ int rocect_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int rocect_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	rocect_stats_reset(rocect_net(genl_info_net(info)));
+	rocect_stats_reset(info_rn(info));
 	return 0;
 }
 
@@ -652,7 +658,7 @@ static bool above_host(struct rocect_net *rn, const struct nlattr *a,
 
 int rocect_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_net *rn = rocect_net(genl_info_net(info));
+	struct rocect_net *rn = info_rn(info);
 	struct nlattr **tb = info->attrs;
 	u32 val[ROCECT_CFG_COUNT], given = 0;
 	unsigned int i;
@@ -689,7 +695,7 @@ int rocect_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct rocect_net *rn = info_rn(info);
 	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
@@ -698,12 +704,12 @@ int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	rcu_read_lock();
-	qp = rocect_qp_lookup(rocect_net(net), &f.key);
+	qp = rocect_qp_lookup(rn, &f.key);
 	if (!qp) {
 		NL_SET_ERR_MSG(info->extack, "no such QP entry");
 		err = -ENOENT;
 	} else {
-		err = rocect_cnp_send(net, qp);
+		err = rocect_cnp_send(rn, qp);
 		if (err == -ENOBUFS)
 			NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
 		else if (err)
@@ -718,7 +724,7 @@ int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
  * after the namespace's lock is dropped, under RCU, maybe in softirq).
  * Costs nothing without listeners.
  */
-static void qp_notify(struct net *net, const struct rocect_qp *qp,
+static void qp_notify(struct rocect_net *rn, const struct rocect_qp *qp,
 		      enum rocect_event what)
 {
 	static const u8 cmd[] = {
@@ -729,18 +735,18 @@ static void qp_notify(struct net *net, const struct rocect_qp *qp,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&rocect_nl_family, net, ROCECT_NLGRP_EVENTS))
+	if (!genl_has_listeners(&rocect_nl_family, rn->net, ROCECT_NLGRP_EVENTS))
 		return;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0, cmd[what]);
-	if (!hdr || fill_qp(msg, rocect_net(net), qp)) {
+	if (!hdr || fill_qp(msg, rn, qp)) {
 		nlmsg_free(msg);
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&rocect_nl_family, net, msg, 0,
+	genlmsg_multicast_netns(&rocect_nl_family, rn->net, msg, 0,
 				ROCECT_NLGRP_EVENTS, GFP_ATOMIC);
 }
 

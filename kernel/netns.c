@@ -69,7 +69,7 @@ static int __net_init rocect_net_init(struct net *net)
 	err = rocect_qp_net_init(rn);
 	if (err)
 		goto err_stats;
-	err = rocect_conn_net_init(net);
+	err = rocect_conn_net_init(rn);
 	if (err)
 		goto err_qp;
 	/* Nothing to change: what the defaults need. */
@@ -176,7 +176,7 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
 	spin_unlock_bh(&rn->lock);
 	sink = rcu_dereference(event_sink);
 	for (i = 0; sink && i < ev->n; i++)
-		sink->send(rn->net, ev->qp[i], ev->what[i]);
+		sink->send(rn, ev->qp[i], ev->what[i]);
 	rcu_read_unlock();
 }
 
@@ -198,7 +198,7 @@ void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
 
 	/* One the lock holder deleted meanwhile had its delete event. */
 	if (sink && READ_ONCE(qp->linked))
-		sink->send(rn->net, qp, what);
+		sink->send(rn, qp, what);
 }
 
 /**

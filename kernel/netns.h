@@ -52,7 +52,7 @@ struct rocect_events {
  *	(softirq for the packet path)
  */
 struct rocect_event_sink {
-	void (*send)(struct net *net, const struct rocect_qp *qp,
+	void (*send)(struct rocect_net *rn, const struct rocect_qp *qp,
 		     enum rocect_event what);
 };
 

@@ -203,17 +203,16 @@ void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
 
 /**
  * rocect_qp_insert() - put an entry into the namespace's table
- * @net: the namespace
+ * @rn: the namespace's state
  * @qp: the entry, its key and source QP set
  * @extack: for the reason of a failure, may be NULL
  *
  * Context: &rocect_net.lock held.
  * Return: 0, -EEXIST or -ENOSPC (the namespace's max_qps is reached).
  */
-int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
+int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 		     struct netlink_ext_ack *extack)
 {
-	struct rocect_net *rn = rocect_net(net);
 	int err;
 
 	lockdep_assert_held(&rn->lock);
@@ -238,15 +237,13 @@ int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
 
 /**
  * rocect_qp_unlink() - take an entry out of the table and announce it
- * @net: the namespace
+ * @rn: the namespace's state
  * @qp: a linked entry; the caller frees it after a grace period
  *
  * Context: &rocect_net.lock held.
  */
-void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
+void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp)
 {
-	struct rocect_net *rn = rocect_net(net);
-
 	lockdep_assert_held(&rn->lock);
 	rhashtable_remove_fast(&rn->qps.ht, &qp->node, qp_params);
 	WRITE_ONCE(qp->linked, 0);
@@ -258,16 +255,14 @@ void rocect_qp_unlink(struct net *net, struct rocect_qp *qp)
 
 /**
  * rocect_qp_set_state() - change an entry's state and announce it
- * @net: the namespace
+ * @rn: the namespace's state
  * @qp: the entry
  * @state: &enum rocect_state
  *
  * Context: &rocect_net.lock held.
  */
-void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state)
+void rocect_qp_set_state(struct rocect_net *rn, struct rocect_qp *qp, u8 state)
 {
-	struct rocect_net *rn = rocect_net(net);
-
 	lockdep_assert_held(&rn->lock);
 	if (qp->state == state)
 		return;
@@ -325,24 +320,24 @@ bool rocect_qp_source_room(struct rocect_net *rn,
 /**
  * rocect_qp_remove() - remove an entry: a managed or inferred one alone, a
  *	learned one with its connection
- * @net: the namespace
+ * @rn: the namespace's state
  * @qp: a linked entry
  *
  * Context: &rocect_net.lock held.
  */
-void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
+void rocect_qp_remove(struct rocect_net *rn, struct rocect_qp *qp)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
 	struct rocect_managed_qp *m;
 
 	if (conn) {
-		rocect_conn_destroy(net, conn, false);
+		rocect_conn_destroy(rn, conn, false);
 		return;
 	}
 	m = container_of(qp, struct rocect_managed_qp, qp);
 	if (rocect_qp_from_traffic(qp)) {
-		struct rocect_net *rn = rocect_net(net);
-		struct rocect_source *src = inferred_source(rn, &qp->key, false);
+		struct rocect_source *src = inferred_source(rn, &qp->key,
+							    false);
 
 		list_del(&m->inferred);
 		rn->qps.inferred_count--;
@@ -352,13 +347,13 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
 			rocect_source_put(rn, src);
 		}
 	}
-	rocect_qp_unlink(net, qp);
+	rocect_qp_unlink(rn, qp);
 	call_rcu(&m->rcu, managed_free_rcu);
 }
 
 /**
  * rocect_qp_add_managed() - add an entry through netlink
- * @net: the namespace
+ * @rn: the namespace's state
  * @key: its key (zone, family, addresses, destination QP)
  * @sqpn: the source QP
  * @iif: where its sender's packets come in, if the operator knows
@@ -371,10 +366,10 @@ void rocect_qp_remove(struct net *net, struct rocect_qp *qp)
  *
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
-int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
-			  u32 sqpn, int iif, struct netlink_ext_ack *extack)
+int rocect_qp_add_managed(struct rocect_net *rn,
+			  const struct rocect_qp_key *key, u32 sqpn, int iif,
+			  struct netlink_ext_ack *extack)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
 	struct rocect_events ev;
 	struct rocect_qp *old;
@@ -392,8 +387,8 @@ int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
 	rocect_net_lock(rn, &ev);
 	old = rocect_qp_lookup(rn, key);
 	if (old && rocect_qp_from_traffic(old))
-		rocect_qp_remove(net, old);
-	err = rocect_qp_insert(net, &m->qp, extack);
+		rocect_qp_remove(rn, old);
+	err = rocect_qp_insert(rn, &m->qp, extack);
 	rocect_net_unlock(rn, &ev);
 	if (err)
 		kmem_cache_free(managed_cache, m);
@@ -424,7 +419,7 @@ bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
 
 /**
  * rocect_qp_add_inferred() - add an entry that learning inferred
- * @net: the namespace
+ * @rn: the namespace's state
  * @key: its key
  * @sqpn: the source QP its packets come from
  * @from: the &enum roce_class of the packets it was inferred from
@@ -441,10 +436,10 @@ bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n)
  * Context: &rocect_net.lock held; packet path.
  * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
  */
-int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn, u8 from, u8 origin)
+int rocect_qp_add_inferred(struct rocect_net *rn,
+			   const struct rocect_qp_key *key, u32 sqpn, u8 from,
+			   u8 origin)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_source *src;
 	struct rocect_managed_qp *m;
 	struct rocect_qp *old;
@@ -472,12 +467,12 @@ int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
 		return -ENOMEM;
 	}
 	if (old)
-		rocect_qp_remove(net, old);
+		rocect_qp_remove(rn, old);
 	rocect_qp_init_entry(&m->qp, origin, ROCECT_STATE_ESTABLISHED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
 	m->qp.inferred_from = from;
-	err = rocect_qp_insert(net, &m->qp, NULL);
+	err = rocect_qp_insert(rn, &m->qp, NULL);
 	if (err) {
 		rocect_source_put(rn, src);
 		kmem_cache_free(managed_cache, m);
@@ -516,16 +511,15 @@ u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp)
 /**
  * rocect_qp_expire_inferred() - forget inferred entries idle for longer than
  *	the idle timeout
- * @net: the namespace
+ * @rn: the namespace's state
  *
  * Looks at up to %EXPIRE_BATCH entries a run, oldest first; those still
  * active go to the back of the list.
  *
  * Context: process context (the collector).
  */
-void rocect_qp_expire_inferred(struct net *net)
+void rocect_qp_expire_inferred(struct rocect_net *rn)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_managed_qp *m;
 	struct rocect_events ev;
 	unsigned int n, seen = 0;
@@ -551,7 +545,7 @@ void rocect_qp_expire_inferred(struct net *net)
 			list_move_tail(&m->inferred, &rn->qps.inferred);
 			continue;
 		}
-		rocect_qp_remove(net, &m->qp);
+		rocect_qp_remove(rn, &m->qp);
 		rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 		/* Send this one's event before the queue fills. */
 		rocect_net_unlock(rn, &ev);
@@ -564,14 +558,13 @@ void rocect_qp_expire_inferred(struct net *net)
 /**
  * rocect_qp_del() - delete an entry; a learned one takes its connection
  *	(both directions) with it
- * @net: the namespace
+ * @rn: the namespace's state
  * @key: its key
  *
  * Return: 0 or -ENOENT.
  */
-int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
+int rocect_qp_del(struct rocect_net *rn, const struct rocect_qp_key *key)
 {
-	struct rocect_net *rn = rocect_net(net);
 	struct rocect_events ev;
 	struct rocect_qp *qp;
 	int err = -ENOENT;
@@ -579,7 +572,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 	rocect_net_lock(rn, &ev);
 	qp = rocect_qp_lookup(rn, key);
 	if (qp) {
-		rocect_qp_remove(net, qp);
+		rocect_qp_remove(rn, qp);
 		err = 0;
 	}
 	rocect_net_unlock(rn, &ev);
@@ -588,7 +581,7 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
 
 /**
  * rocect_qp_flush() - delete every entry, or every entry of one origin
- * @net: the namespace
+ * @rn: the namespace's state
  * @origin: &enum rocect_origin, or -1 for all
  *
  * One walk, which lets others run every %ROCECT_WALK_BATCH entries. Every
@@ -602,9 +595,8 @@ int rocect_qp_del(struct net *net, const struct rocect_qp_key *key)
  * Context: process context (walks the table).
  * Return: the number of entries deleted.
  */
-unsigned int rocect_qp_flush(struct net *net, int origin)
+unsigned int rocect_qp_flush(struct rocect_net *rn, int origin)
 {
-	struct rocect_net *rn = rocect_net(net);
 	unsigned int n = 0, seen = 0;
 	struct rocect_events ev;
 	struct rocect_walk w;
@@ -617,7 +609,7 @@ unsigned int rocect_qp_flush(struct net *net, int origin)
 			rocect_net_lock(rn, &ev);
 			/* Gone already if a concurrent delete won the race. */
 			if (qp->linked) {
-				rocect_qp_remove(net, qp);
+				rocect_qp_remove(rn, qp);
 				n++;
 			}
 			rocect_net_unlock(rn, &ev);

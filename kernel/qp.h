@@ -159,22 +159,24 @@ void rocect_qp_find_one(struct rocect_net *rn, const struct rocect_qp_filter *f,
 void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
 void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state);
-int rocect_qp_insert(struct net *net, struct rocect_qp *qp,
+int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 		     struct netlink_ext_ack *extack);
-void rocect_qp_unlink(struct net *net, struct rocect_qp *qp);
-void rocect_qp_set_state(struct net *net, struct rocect_qp *qp, u8 state);
-int rocect_qp_add_managed(struct net *net, const struct rocect_qp_key *key,
-			  u32 sqpn, int iif, struct netlink_ext_ack *extack);
+void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp);
+void rocect_qp_set_state(struct rocect_net *rn, struct rocect_qp *qp, u8 state);
+int rocect_qp_add_managed(struct rocect_net *rn,
+			  const struct rocect_qp_key *key, u32 sqpn, int iif,
+			  struct netlink_ext_ack *extack);
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
 bool rocect_qp_source_room(struct rocect_net *rn,
 			   const struct rocect_qp_key *key, unsigned int n);
-int rocect_qp_add_inferred(struct net *net, const struct rocect_qp_key *key,
-			   u32 sqpn, u8 from, u8 origin);
-void rocect_qp_remove(struct net *net, struct rocect_qp *qp);
-void rocect_qp_expire_inferred(struct net *net);
+int rocect_qp_add_inferred(struct rocect_net *rn,
+			   const struct rocect_qp_key *key, u32 sqpn, u8 from,
+			   u8 origin);
+void rocect_qp_remove(struct rocect_net *rn, struct rocect_qp *qp);
+void rocect_qp_expire_inferred(struct rocect_net *rn);
 u32 rocect_qp_idle_left(struct rocect_net *rn, const struct rocect_qp *qp);
-int rocect_qp_del(struct net *net, const struct rocect_qp_key *key);
-unsigned int rocect_qp_flush(struct net *net, int origin);
+int rocect_qp_del(struct rocect_net *rn, const struct rocect_qp_key *key);
+unsigned int rocect_qp_flush(struct rocect_net *rn, int origin);
 
 /**
  * rocect_qp_account() - count a packet to this QP

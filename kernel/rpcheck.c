@@ -106,7 +106,7 @@ static struct net_device *vrf_slave(struct net *net, const struct sk_buff *skb,
 
 /**
  * rocect_in_dev() - the interface routing knows a packet came in on
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: the packet
  * @family: 4 or 6
  *
@@ -119,9 +119,10 @@ static struct net_device *vrf_slave(struct net *net, const struct sk_buff *skb,
  * Return: the device, or NULL for a packet sent from this host or from an
  * interface that is gone.
  */
-struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
-				 u8 family)
+struct net_device *rocect_in_dev(struct rocect_net *rn,
+				 const struct sk_buff *skb, u8 family)
 {
+	struct net *net = rn->net;
 	struct net_device *dev;
 
 	if (!skb->skb_iif)
@@ -136,7 +137,7 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
 
 /**
  * rocect_arrival() - the interface a QP entry's sender is bound to
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: a packet of the sender
  * @family: 4 or 6
  *
@@ -148,8 +149,9 @@ struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
  * Context: under rcu_read_lock().
  * Return: an ifindex, or 0 for a packet of this host.
  */
-int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family)
+int rocect_arrival(struct rocect_net *rn, const struct sk_buff *skb, u8 family)
 {
+	struct net *net = rn->net;
 	struct net_device *dev;
 
 	if (!skb->skb_iif)
@@ -164,7 +166,7 @@ int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family)
 
 /**
  * rocect_rp_check() - may a CM MAD be believed, as far as routing can tell?
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: the MAD
  * @pkt: its parse
  *
@@ -178,14 +180,15 @@ int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family)
  * Return: true if the check is off, the MAD is local or its source routes
  * back through its input interface.
  */
-bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
+bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt)
 {
+	struct net *net = rn->net;
 	struct net_device *dev;
 
-	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
+	if (!rocect_cfg(&rn->config, rp_check) || !skb->skb_iif)
 		return true;
-	dev = rocect_in_dev(net, skb, pkt->family);
+	dev = rocect_in_dev(rn, skb, pkt->family);
 	if (!dev)
 		return false;
 	return rp_ok(net, dev, skb, pkt);
@@ -193,7 +196,7 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
 
 /**
  * rocect_rp_vouches() - may routing vouch for a QP's packet from elsewhere?
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: a data packet or CNP that came in on another interface than the
  *	one its entry is bound to
  * @pkt: its parse
@@ -207,15 +210,16 @@ bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
  * Context: the helper callback, under rcu_read_lock().
  * Return: true if the reverse-path check vouches for the packet.
  */
-bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
+bool rocect_rp_vouches(struct rocect_net *rn, const struct sk_buff *skb,
 		       const struct roce_pkt *pkt)
 {
+	struct net *net = rn->net;
 	struct net_device *dev;
 
-	if (!rocect_cfg(&rocect_net(net)->config, rp_check) || !skb->skb_iif)
+	if (!rocect_cfg(&rn->config, rp_check) || !skb->skb_iif)
 		return false;
-	dev = rocect_in_dev(net, skb, pkt->family);
-	if (!dev || dev->ifindex != rocect_arrival(net, skb, pkt->family))
+	dev = rocect_in_dev(rn, skb, pkt->family);
+	if (!dev || dev->ifindex != rocect_arrival(rn, skb, pkt->family))
 		return false;
 	return rp_ok(net, dev, skb, pkt);
 }

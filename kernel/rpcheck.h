@@ -6,21 +6,21 @@
 
 #include "wire.h"
 
-struct net;
 struct net_device;
+struct rocect_net;
 
-struct net_device *rocect_in_dev(struct net *net, const struct sk_buff *skb,
-				 u8 family);
+struct net_device *rocect_in_dev(struct rocect_net *rn,
+				 const struct sk_buff *skb, u8 family);
 
-bool rocect_rp_check(struct net *net, const struct sk_buff *skb,
+bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt);
-int rocect_arrival(struct net *net, const struct sk_buff *skb, u8 family);
-bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
+int rocect_arrival(struct rocect_net *rn, const struct sk_buff *skb, u8 family);
+bool rocect_rp_vouches(struct rocect_net *rn, const struct sk_buff *skb,
 		       const struct roce_pkt *pkt);
 
 /**
  * rocect_arrived_on() - did a packet come in where a QP entry is bound?
- * @net: the namespace
+ * @rn: the namespace's state
  * @skb: the packet
  * @family: 4 or 6
  * @iif: the entry's &rocect_qp.iif
@@ -31,11 +31,12 @@ bool rocect_rp_vouches(struct net *net, const struct sk_buff *skb,
  * Context: under rcu_read_lock().
  * Return: true if rocect_arrival() of the packet is @iif.
  */
-static inline bool rocect_arrived_on(struct net *net, const struct sk_buff *skb,
-				     u8 family, int iif)
+static inline bool rocect_arrived_on(struct rocect_net *rn,
+				     const struct sk_buff *skb, u8 family,
+				     int iif)
 {
 	return likely(skb->skb_iif == iif) ||
-	       rocect_arrival(net, skb, family) == iif;
+	       rocect_arrival(rn, skb, family) == iif;
 }
 
 #endif /* _ROCECT_RPCHECK_H */
