@@ -258,90 +258,57 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 }
 
 /*
- * A data packet of an inferred entry. Anyone can forge the packets it was
- * inferred from: in drop mode it is no entry at all (no pass, no CNP, and
- * its packets do not keep it alive), unless the packet's flow was adopted
- * from a peer firewall and vouches for its QP: then it passes (still no
- * CNP) and recovers the entry. A packet of another class than those it was
- * inferred from (RC on an entry a UD packet made) contradicts it: no CNP
- * to its source QP, and learning may replace it. In accept mode a packet
- * of that class its sender did not send (check_data()) earns no CNP
- * either.
+ * The verdict on a data packet, and what it does to its entry, from the
+ * entry of its (zone, addresses, QP):
+ * - an entry admits its sender's packets (check_data(); one that fails is
+ *   not the sender's: not_the_sender()), counts them and earns their
+ *   sender a CNP for a CE mark; a learned one's connection hears of them
+ *   (rocect_cm_data());
+ * - an inferred entry: anyone can forge the packets it was inferred from.
+ *   In drop mode it admits nothing (no pass, no CNP, its packets do not
+ *   keep it alive); in accept mode a packet of another class than those it
+ *   was inferred from (RC on an entry a UD packet made) contradicts it: no
+ *   check, no CNP to its source QP, and learning may replace it;
+ * - what no entry admits passes in drop mode only if its flow was adopted
+ *   from a peer firewall and vouches for its QP (still no CNP), which has
+ *   its pair recovered; otherwise the namespace's unknown-qp policy
+ *   decides. Traffic no checked entry explains is learnt from, in drop
+ *   mode only that of adopted flows (no response could follow the rest).
  */
-static int account_inferred(struct rocect_net *rn, struct sk_buff *skb,
-			    struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-			    struct rocect_qp *qp,
-			    const struct rocect_qp_key *key,
-			    const struct roce_pkt *pkt)
-{
-	bool agrees = qp->inferred_from == pkt->class;
-	enum rocect_counter wrong;
-
-	if (strict(rn)) {
-		if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-			rocect_cnp_ce(rn, skb, NULL, pkt);
-		if (!adopted(rn, skb, ct, ctinfo, pkt))
-			return policy_verdict(rn, skb, ct,
-					      ROCECT_CTR_UNKNOWN_QP_DROPPED,
-					      "QP entry only inferred");
-		rocect_qp_account(qp, pkt->len);
-		rocect_learn_packet(rn, key, pkt, true);
-		return NF_ACCEPT;
-	}
-	if (agrees) {
-		wrong = check_data(rn, skb, qp, pkt);
-		if (wrong != ROCECT_CTR_MAX)
-			return not_the_sender(rn, skb, ct, wrong);
-	}
-	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-		rocect_cnp_ce(rn, skb, agrees ? qp : NULL, pkt);
-	rocect_qp_account(qp, pkt->len);
-	if (!agrees && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(rn, key, pkt, false);
-	return NF_ACCEPT;
-}
-
-/*
- * Count a data packet on the entry of its (zone, addresses, QP), if its
- * sender sent it. Without an entry, a flow adopted from a peer firewall
- * vouches for its packets in drop mode and has their pair recovered;
- * otherwise the namespace's unknown-qp policy decides their fate.
- */
-static int account_data(struct rocect_net *rn, struct sk_buff *skb,
+static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
 			const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
+	bool inferred, admitted, checked, vouched = false;
 	enum rocect_counter wrong;
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
-	if (qp && qp->origin == ROCECT_ORIGIN_INFERRED)
-		return account_inferred(rn, skb, ct, ctinfo, qp, &key,
-					pkt);
-	if (qp) {
+	inferred = qp && qp->origin == ROCECT_ORIGIN_INFERRED;
+	admitted = qp && !(inferred && strict(rn));
+	checked = admitted && (!inferred || qp->inferred_from == pkt->class);
+	if (checked) {
 		wrong = check_data(rn, skb, qp, pkt);
 		if (unlikely(wrong != ROCECT_CTR_MAX))
 			return not_the_sender(rn, skb, ct, wrong);
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
-		rocect_cnp_ce(rn, skb, qp, pkt);
-	if (qp) {
+		rocect_cnp_ce(rn, skb, checked ? qp : NULL, pkt);
+	if (!admitted)
+		vouched = adopted(rn, skb, ct, ctinfo, pkt);
+	if (qp && (admitted || vouched))
 		rocect_qp_account(qp, pkt->len);
-		if (qp->origin == ROCECT_ORIGIN_LEARNED)
-			rocect_cm_data(rn, ct, qp, pkt);
+	if (checked && qp->origin == ROCECT_ORIGIN_LEARNED)
+		rocect_cm_data(rn, ct, qp, pkt);
+	if (vouched ||
+	    (!checked && !strict(rn) && rocect_cfg(&rn->config, learn)))
+		rocect_learn_packet(rn, &key, pkt, vouched);
+	if (admitted || vouched)
 		return NF_ACCEPT;
-	}
-	if (adopted(rn, skb, ct, ctinfo, pkt)) {
-		rocect_learn_packet(rn, &key, pkt, true);
-		return NF_ACCEPT;
-	}
-	/* In drop mode no response can follow: nothing to learn from. */
-	if (!strict(rn) && rocect_cfg(&rn->config, learn))
-		rocect_learn_packet(rn, &key, pkt, false);
 	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
-			      "no QP entry");
+			      qp ? "QP entry only inferred" : "no QP entry");
 }
 
 /*
@@ -369,9 +336,9 @@ static bool cnp_from_peer(struct rocect_net *rn, const struct sk_buff *skb,
  * none). It must come from the peer's side (cnp_from_peer()): the peer,
  * or a switch on its way, sends it. Its UDP source port is not the QP's.
  */
-static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
-		     const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-		     const struct roce_pkt *pkt)
+static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
+		       const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+		       const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct rocect_qp *qp;
@@ -399,9 +366,9 @@ static int check_cnp(struct rocect_net *rn, struct sk_buff *skb,
  * parser classes a MAD CM only when all of them are) and its source is not
  * spoofed from another interface.
  */
-static int track_cm(struct rocect_net *rn, struct sk_buff *skb,
-		    struct nf_conn *ct, const u8 *ip, u32 caplen,
-		    const struct roce_pkt *pkt)
+static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
+		      struct nf_conn *ct, const u8 *ip, u32 caplen,
+		      const struct roce_pkt *pkt)
 {
 	if (pkt->len > caplen || !roce_icrc_verify(ip, pkt->l4_off, pkt->len)) {
 		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
@@ -454,11 +421,11 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	rocect_stats_packet(rn->stats, &pkt);
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
-		return track_cm(rn, skb, ct, ip, caplen, &pkt);
+		return cm_verdict(rn, skb, ct, ip, caplen, &pkt);
 	case ROCE_CLASS_GSI_OTHER:
 		return NF_ACCEPT;
 	case ROCE_CLASS_CNP:
-		return check_cnp(rn, skb, ct, ctinfo, &pkt);
+		return cnp_verdict(rn, skb, ct, ctinfo, &pkt);
 	case ROCE_CLASS_MALFORMED:
 		/*
 		 * Not UDP on a UDP conntrack: an ICMP error about one of the
@@ -475,7 +442,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
 	default:
-		return account_data(rn, skb, ct, ctinfo, &pkt);
+		return data_verdict(rn, skb, ct, ctinfo, &pkt);
 	}
 }
 
