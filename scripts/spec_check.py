@@ -327,7 +327,7 @@ def main():
     # Each row: attribute, name, then the counter's help.
     check_cli(spec, values, 'stats', CLI_STATS, r'\{\s*(ROCECT_A_STATS_\w+),'
               r'\s*"([^"]+)",', lambda a: a['type'] == 'u64')
-    check_cli(spec, values, 'config', CLI_CONFIG, r'\{\s*"([^"]+)",\s*'
+    check_cli(spec, values, 'config', CLI_CONFIG, r'RD_\w+\(\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 
     check_docs(spec)

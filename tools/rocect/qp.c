@@ -135,7 +135,6 @@ static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
 {
 	uint8_t f, addr[16];
 	uint32_t v;
-	int i;
 
 	switch (k) {
 	case K_SRC:
@@ -164,30 +163,11 @@ static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
 				 ROCECT_A_QP_SQPN, v);
 		return 0;
 	case K_ZONE:
-		if (rd_u32(val, 0xffff, &v)) {
-			pr_err("invalid zone '%s' (0 to 65535)", val);
-			return -1;
-		}
-		mnl_attr_put_u16(nlh, ROCECT_A_QP_ZONE, v);
-		return 0;
 	case K_ORIGIN:
-		i = lookup(val, origins, ARRAY_SIZE(origins));
-		if (i < 0) {
-			pr_err("invalid origin '%s' (use learned, managed, inferred or recovered)",
-			       val);
-			return -1;
-		}
-		mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, i);
-		return 0;
 	case K_STATE:
-		i = lookup(val, qp_states, ROCECT_STATE_MAX + 1);
-		if (i < 0) {
-			pr_err("invalid state '%s' (use req, rep, established, disconnecting, timewait or rejected)",
-			       val);
-			return -1;
-		}
-		mnl_attr_put_u8(nlh, ROCECT_A_QP_STATE, i);
-		return 0;
+		/* As qp show prints them. */
+		return rd_field_put(nlh, rd_field_find(qp_fields, qp_keys[k]),
+				    val);
 	case K_DEV:
 		v = if_nametoindex(val);
 		if (!v) {

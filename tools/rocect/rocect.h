@@ -62,6 +62,7 @@ json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
 
 /**
  * enum rd_kind - how an attribute is shown
+ * @RD_U8: a number, from a u8
  * @RD_U16: a number, from a u16
  * @RD_U32: a number, from a u32
  * @RD_U64: a number, from a u64
@@ -69,9 +70,11 @@ json_object *rd_addr_json(const struct nlattr *a4, const struct nlattr *a6);
  * @RD_NAME: a u8 shown by its name in &rd_field.names
  * @RD_ADDR: an IPv4 (&rd_field.attr) or IPv6 (&rd_field.attr6) address
  * @RD_SERVICE: an RDMA CM service ID, from a u64 ("tcp:7471")
+ * @RD_SPORT: a UDP port from a u32, or "copy" for %ROCECT_CNP_SPORT_COPY
  */
 enum rd_kind {
-	RD_U16, RD_U32, RD_U64, RD_BOOL, RD_NAME, RD_ADDR, RD_SERVICE,
+	RD_U8, RD_U16, RD_U32, RD_U64, RD_BOOL, RD_NAME, RD_ADDR, RD_SERVICE,
+	RD_SPORT,
 };
 
 /**
@@ -102,6 +105,10 @@ struct rd_field {
 
 void rd_fields_json(json_object *o, const struct nlattr *const *tb,
 		    const struct rd_field *fields);
+const struct rd_field *rd_field_find(const struct rd_field *fields,
+				     const char *key);
+int rd_field_put(struct nlmsghdr *nlh, const struct rd_field *f,
+		 const char *val);
 
 /* Errors */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
