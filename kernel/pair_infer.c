@@ -7,6 +7,15 @@
  */
 #include "pair_infer.h"
 
+/*
+ * 1 for a responder's opcodes: READ responses, ACK (and NAK) and ATOMIC
+ * ACK (operations 0x0d to 0x12) of RC (transport 0) and XRC (5).
+ */
+const u8 roce_response_opcodes[256] = {
+	[0x0d ... 0x12] = 1,
+	[0xad ... 0xb2] = 1,
+};
+
 static bool is_read_response(u8 opcode)
 {
 	u8 op = opcode & 0x1f;

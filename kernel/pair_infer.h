@@ -103,10 +103,12 @@ static inline int roce_psn_diff(u32 a, u32 b)
  *
  * Return: true for READ responses, ACK (and NAK) and ATOMIC ACK.
  */
+extern const u8 roce_response_opcodes[256];
+
 static inline bool roce_pair_is_response(u8 opcode)
 {
-	/* Transports RC (0) and XRC (5); operations 0x0d to 0x12. No branch. */
-	return (0x21u >> (opcode >> 5)) & (0x7e000u >> (opcode & 0x1f)) & 1;
+	/* One load: the data path asks for every RC and UC packet. */
+	return roce_response_opcodes[opcode];
 }
 
 void roce_pair_request(struct roce_pair_hosts *h, u32 dqpn, u32 psn, u32 now);

@@ -32,8 +32,8 @@
  * @ROCE_PSN_SPACES: number of spaces
  */
 enum roce_psn_space {
-	ROCE_PSN_REQUESTS,
-	ROCE_PSN_RESPONSES,
+	ROCE_PSN_REQUESTS = 0,
+	ROCE_PSN_RESPONSES = 1,
 	ROCE_PSN_SPACES,
 };
 
@@ -53,8 +53,8 @@ enum roce_psn_window_const {
  */
 static inline enum roce_psn_space roce_psn_space_of(u8 opcode)
 {
-	return roce_pair_is_response(opcode) ? ROCE_PSN_RESPONSES :
-					       ROCE_PSN_REQUESTS;
+	/* The table's 0 and 1 are the spaces' values: no conversion. */
+	return (enum roce_psn_space)roce_response_opcodes[opcode];
 }
 
 /**
@@ -82,16 +82,16 @@ static inline u32 roce_psn_start(u32 psn)
  */
 static inline u32 roce_psn_next(u32 word, u32 psn, u32 window)
 {
-	int d = roce_psn_diff(psn, word);
+	/* Where @psn lies from the oldest PSN that passes: the window behind. */
+	u32 off = (psn - word + window) & ROCE_QPN_MASK;
 
-	if (!(word & ROCE_PSN_KNOWN) || d >= 0) {
-		/* Ahead: less than the window. */
-		if ((word & ROCE_PSN_KNOWN) && (u32)d >= window)
-			return 0;
+	if (unlikely(!(word & ROCE_PSN_KNOWN)))
 		return roce_psn_start(psn + 1);
-	}
 	/* Behind: at most the window; the word stays. */
-	return (u32)-d <= window ? word : 0;
+	if (off < window)
+		return word;
+	/* Ahead: less than the window (all of it at the largest window). */
+	return off - window < window ? roce_psn_start(psn + 1) : 0;
 }
 
 #endif /* _ROCECT_PSN_WINDOW_H */
