@@ -36,7 +36,11 @@ static struct netlink_range_validation rocect_ifindex_range = {
 	[ROCECT_A_QP_DADDR6]	= NLA_POLICY_EXACT_LEN(16),		\
 	[ROCECT_A_QP_DQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rocect_qpn_range)
 
-/* ROCECT_CMD_QP_GET - do and dump (6.1 has one policy per command) */
+/*
+ * ROCECT_CMD_QP_GET - do and dump: 6.1 has one policy per command, so the
+ * dump's filters (sqpn, origin, state) pass it on a do too, where the
+ * handler refuses them.
+ */
 static const struct nla_policy rocect_qp_get_nl_policy[ROCECT_A_QP_MAX + 1] = {
 	ROCECT_QP_KEY_POLICY,
 	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rocect_qpn_range),

@@ -78,18 +78,6 @@ static inline void qp_key_of(struct rocect_qp_key *key,
 }
 
 /*
- * In drop mode, does a flow adopted from a peer firewall vouch for a data
- * packet that no trusted entry admits? Only there: in accept mode all
- * pass, and what adopted flows carry is learnt like any traffic.
- */
-static bool adopted(struct rocect_net *rn, const struct sk_buff *skb,
-		    struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-		    const struct roce_pkt *pkt)
-{
-	return strict(rn) && rocect_flow_adopted(rn, skb, ct, ctinfo, pkt);
-}
-
-/*
  * Is a data packet its entry's sender's, as far as the way it came tells?
  * It must come in where the entry is bound (rocect_arrival()), or routing
  * must vouch for the interface it came in on (rocect_rp_vouches()); and it
@@ -280,14 +268,14 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
-	bool inferred, admitted, checked, vouched = false;
+	bool inferred, admitted, checked, vouched = false, drop = strict(rn);
 	enum rocect_counter wrong;
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	inferred = qp && qp->origin == ROCECT_ORIGIN_INFERRED;
-	admitted = qp && !(inferred && strict(rn));
+	admitted = qp && !(inferred && drop);
 	checked = admitted && (!inferred || qp->inferred_from == pkt->class);
 	if (checked) {
 		wrong = check_data(rn, skb, qp, pkt);
@@ -296,14 +284,13 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(rn, skb, checked ? qp : NULL, pkt);
-	if (!admitted)
-		vouched = adopted(rn, skb, ct, ctinfo, pkt);
+	if (!admitted && drop)
+		vouched = rocect_flow_adopted(rn, skb, ct, ctinfo, pkt);
 	if (qp && (admitted || vouched))
 		rocect_qp_account(qp, pkt->len);
 	if (checked && qp->origin == ROCECT_ORIGIN_LEARNED)
 		rocect_cm_data(rn, ct, qp, pkt);
-	if (vouched ||
-	    (!checked && !strict(rn) && rocect_cfg(&rn->config, learn)))
+	if (vouched || (!checked && !drop && rocect_cfg(&rn->config, learn)))
 		rocect_learn_packet(rn, &key, pkt, vouched);
 	if (admitted || vouched)
 		return NF_ACCEPT;

@@ -329,7 +329,6 @@ static noinline void learn_response(struct rocect_net *rn,
 /**
  * rocect_learn_packet() - learn from a data packet of a QP without an entry
  * @rn: the namespace's state
- * @rn: its state
  * @key: the packet's key, which has no entry or an inferred one that the
  *	packet contradicts
  * @pkt: the parsed packet

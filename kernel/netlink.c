@@ -15,6 +15,7 @@
 #include "genl.h"
 #include "netlink.h"
 #include "netns.h"
+#include "rpcheck.h"
 #include "walk.h"
 
 /* The attribute of each setting, in settings.h order. */
@@ -253,6 +254,12 @@ int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = parse_key(info, &f);
 	if (err)
 		return err;
+	/* The dump's filters share qp-get's policy (6.1: one per command). */
+	if (f.sqpn >= 0 || f.origin >= 0 || f.state >= 0) {
+		NL_SET_ERR_MSG(info->extack,
+			       "sqpn, origin and state filter a dump only");
+		return -EINVAL;
+	}
 	rcu_read_lock();
 	qp = rocect_qp_lookup(rn, &f.key);
 	err = qp ? reply(info, GFP_ATOMIC, fill_qp, qp) : -ENOENT;
@@ -513,8 +520,8 @@ static int new_qp_iif(struct genl_info *info, int *iif)
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "a VRF: name the interface its packets come in on");
 		err = -EINVAL;
-	} else if (dev->flags & IFF_LOOPBACK) {
-		*iif = 0;
+	} else {
+		*iif = rocect_dev_arrival(dev);
 	}
 	rcu_read_unlock();
 	return err;

@@ -161,6 +161,20 @@ int rocect_arrival(struct rocect_net *rn, const struct sk_buff *skb, u8 family)
 		return skb->skb_iif;
 	if (netif_is_l3_master(dev))
 		dev = vrf_slave(net, skb, dev, family);
+	return rocect_dev_arrival(dev);
+}
+
+/**
+ * rocect_dev_arrival() - rocect_arrival() of a packet that came in on @dev
+ * @dev: the interface, a VRF's enslaved one rather than the VRF
+ *
+ * Also what an operator's binding to @dev means (netlink's qp-new).
+ *
+ * Return: 0 for this host's own packets (loopback, a VRF's own device),
+ * else @dev's ifindex.
+ */
+int rocect_dev_arrival(const struct net_device *dev)
+{
 	return local_dev(dev) ? 0 : dev->ifindex;
 }
 

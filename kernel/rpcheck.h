@@ -15,6 +15,7 @@ struct net_device *rocect_in_dev(struct rocect_net *rn,
 bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt);
 int rocect_arrival(struct rocect_net *rn, const struct sk_buff *skb, u8 family);
+int rocect_dev_arrival(const struct net_device *dev);
 bool rocect_rp_vouches(struct rocect_net *rn, const struct sk_buff *skb,
 		       const struct roce_pkt *pkt);
 

@@ -257,6 +257,20 @@ int main(void)
 	mnl_attr_put_u32(nlh, ROCECT_A_QP_DQPN, 0x2a);
 	expect(nlh, -EINVAL, "QP_GET without addresses refused");
 
+	nlh = msg(family, ROCECT_CMD_QP_GET, 0);
+	put_key(nlh);
+	mnl_attr_put_u32(nlh, ROCECT_A_QP_SQPN, 0x17);
+	expect(nlh, -EINVAL, "QP_GET (not a dump) with a dump's SQPN filter refused");
+
+	nlh = msg(family, ROCECT_CMD_QP_DEL, 0);
+	put_key(nlh);
+	mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, ROCECT_ORIGIN_MANAGED);
+	expect(nlh, -EINVAL, "QP_DEL with ORIGIN (not in its request) refused");
+
+	nlh = msg(family, ROCECT_CMD_QP_FLUSH, 0);
+	put_key(nlh);
+	expect(nlh, -EINVAL, "QP_FLUSH with a key (origin only) refused");
+
 	nlh = msg(family, ROCECT_CMD_QP_FLUSH, 0);
 	mnl_attr_put_u8(nlh, ROCECT_A_QP_ORIGIN, 7);
 	expect(nlh, -ERANGE, "QP_FLUSH with origin 7 refused");
