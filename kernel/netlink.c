@@ -244,10 +244,29 @@ static int reply(struct genl_info *info, gfp_t gfp,
 	return genlmsg_reply(msg, info);
 }
 
+/* Run @use on the entry a request's key names, under RCU. */
+static int on_entry(struct genl_info *info, const struct rocect_qp_filter *f,
+		    int (*use)(struct genl_info *, struct rocect_qp *))
+{
+	struct rocect_qp *qp;
+	int err;
+
+	rcu_read_lock();
+	qp = rocect_qp_lookup(info_rn(info), &f->key);
+	err = qp ? use(info, qp) : -ENOENT;
+	rcu_read_unlock();
+	if (!qp)
+		NL_SET_ERR_MSG(info->extack, "no such QP entry");
+	return err;
+}
+
+static int reply_entry(struct genl_info *info, struct rocect_qp *qp)
+{
+	return reply(info, GFP_ATOMIC, fill_qp, qp);
+}
+
 int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_net *rn = info_rn(info);
-	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
 
@@ -260,13 +279,7 @@ int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 			       "sqpn, origin and state filter a dump only");
 		return -EINVAL;
 	}
-	rcu_read_lock();
-	qp = rocect_qp_lookup(rn, &f.key);
-	err = qp ? reply(info, GFP_ATOMIC, fill_qp, qp) : -ENOENT;
-	rcu_read_unlock();
-	if (err == -ENOENT)
-		NL_SET_ERR_MSG(info->extack, "no such QP entry");
-	return err;
+	return on_entry(info, &f, reply_entry);
 }
 
 int rocect_nl_qp_query_doit(struct sk_buff *skb, struct genl_info *info)
@@ -700,30 +713,24 @@ int rocect_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int send_cnp(struct genl_info *info, struct rocect_qp *qp)
+{
+	int err = rocect_cnp_send(info_rn(info), qp);
+
+	if (err == -ENOBUFS)
+		NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
+	else if (err)
+		NL_SET_ERR_MSG(info->extack, "no route for the CNP");
+	return err;
+}
+
 int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rocect_net *rn = info_rn(info);
-	struct rocect_qp *qp;
 	struct rocect_qp_filter f;
 	int err;
 
 	err = parse_key(info, &f);
-	if (err)
-		return err;
-	rcu_read_lock();
-	qp = rocect_qp_lookup(rn, &f.key);
-	if (!qp) {
-		NL_SET_ERR_MSG(info->extack, "no such QP entry");
-		err = -ENOENT;
-	} else {
-		err = rocect_cnp_send(rn, qp);
-		if (err == -ENOBUFS)
-			NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
-		else if (err)
-			NL_SET_ERR_MSG(info->extack, "no route for the CNP");
-	}
-	rcu_read_unlock();
-	return err;
+	return err ?: on_entry(info, &f, send_cnp);
 }
 
 /*
