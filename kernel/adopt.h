@@ -5,7 +5,7 @@
 #include <linux/types.h>
 #include <net/netfilter/nf_conntrack_helper.h>
 
-#include "helper.h"
+#include "ct_priv.h"
 
 struct rocect_net;
 struct roce_pkt;

@@ -4,7 +4,7 @@
 
 #include <net/netfilter/nf_conntrack_expect.h>
 
-#include "helper.h"
+#include "ct_priv.h"
 
 /*
  * Expectation classes, named by the direction of the traffic they admit:

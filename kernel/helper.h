@@ -2,40 +2,8 @@
 #ifndef _ROCECT_HELPER_H
 #define _ROCECT_HELPER_H
 
-#include <linux/types.h>
-#include <net/netfilter/nf_conntrack_helper.h>
-
 #define ROCECT_HELPER_NAME	"roce"
 #define ROCECT_MAX_PORTS	8
-
-/**
- * struct rocect_ct_priv - the helper's private area of a conntrack
- * @renewed: a master's last keepalive (expect.c), jiffies; 0: never
- * @flow: how this box came by the conntrack (&enum rocect_flow bits) and,
- *	for an adopted one, the destination QP it was bound to (low 24 bits)
- */
-struct rocect_ct_priv {
-	u32 renewed;
-	u32 flow;
-};
-
-/**
- * enum rocect_flow - bits of &rocect_ct_priv.flow
- * @ROCECT_FLOW_SEEN: seen by this box's helper, not adopted
- * @ROCECT_FLOW_ADOPTED: injected through ctnetlink (by conntrackd) and
- *	related through an expectation of this helper
- * @ROCECT_FLOW_BOUND: an adopted flow bound to the QP in the low 24 bits
- */
-enum rocect_flow {
-	ROCECT_FLOW_SEEN	= BIT(24),
-	ROCECT_FLOW_ADOPTED	= BIT(25),
-	ROCECT_FLOW_BOUND	= BIT(26),
-};
-
-static inline struct rocect_ct_priv *rocect_ct_priv(const struct nf_conn *ct)
-{
-	return nfct_help_data(ct);
-}
 
 int rocect_helper_init(const unsigned short *ports, unsigned int nports);
 void rocect_helper_exit(void);
