@@ -299,9 +299,6 @@ int rocect_nl_qp_query_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_QP_DQPN))
 		return -EINVAL;
 	f.has_zone = true;	/* zone 0 unless given */
-	f.sqpn = -1;
-	f.origin = -1;
-	f.state = -1;
 
 	/* Without the source: a walk, which may let others run. */
 	if (!f.has_saddr)

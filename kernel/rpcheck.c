@@ -197,7 +197,6 @@ int rocect_dev_arrival(const struct net_device *dev)
 bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 		     const struct roce_pkt *pkt)
 {
-	struct net *net = rn->net;
 	struct net_device *dev;
 
 	if (!rocect_cfg(&rn->config, rp_check) || !skb->skb_iif)
@@ -205,7 +204,7 @@ bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 	dev = rocect_in_dev(rn, skb, pkt->family);
 	if (!dev)
 		return false;
-	return rp_ok(net, dev, skb, pkt);
+	return rp_ok(rn->net, dev, skb, pkt);
 }
 
 /**
@@ -227,7 +226,6 @@ bool rocect_rp_check(struct rocect_net *rn, const struct sk_buff *skb,
 bool rocect_rp_vouches(struct rocect_net *rn, const struct sk_buff *skb,
 		       const struct roce_pkt *pkt)
 {
-	struct net *net = rn->net;
 	struct net_device *dev;
 
 	if (!rocect_cfg(&rn->config, rp_check) || !skb->skb_iif)
@@ -235,5 +233,5 @@ bool rocect_rp_vouches(struct rocect_net *rn, const struct sk_buff *skb,
 	dev = rocect_in_dev(rn, skb, pkt->family);
 	if (!dev || dev->ifindex != rocect_arrival(rn, skb, pkt->family))
 		return false;
-	return rp_ok(net, dev, skb, pkt);
+	return rp_ok(rn->net, dev, skb, pkt);
 }
