@@ -18,6 +18,13 @@
 unsigned int rocect_net_id __read_mostly;
 static const struct rocect_event_sink __rcu *event_sink;
 
+/* Setting @i as rocect_config_apply() leaves it. */
+static u32 setting_after(const struct rocect_config *c, const u32 *val,
+			 u32 given, enum rocect_setting i)
+{
+	return given & BIT(i) ? val[i] : READ_ONCE(c->val[i]);
+}
+
 /**
  * rocect_config_apply() - change a namespace's settings, with what they need
  * @rn: the namespace's state
@@ -35,15 +42,15 @@ static const struct rocect_event_sink __rcu *event_sink;
 int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 {
 	struct rocect_config *c = &rn->config;
-	u32 learn = given & BIT(ROCECT_CFG_learn) ? val[ROCECT_CFG_learn] :
-						    rocect_cfg(c, learn);
 	bool to_drop = given & BIT(ROCECT_CFG_unknown_qp) &&
 		       val[ROCECT_CFG_unknown_qp] == ROCECT_UNKNOWN_QP_DROP;
 	unsigned int i;
 
 	BUILD_BUG_ON(ROCECT_CFG_COUNT > 32);
-	if ((learn || to_drop ||
-	     rocect_cfg(c, unknown_qp) == ROCECT_UNKNOWN_QP_DROP) &&
+	/* What the settings will be needs them (a second enable is a no-op). */
+	if ((setting_after(c, val, given, ROCECT_CFG_learn) ||
+	     setting_after(c, val, given, ROCECT_CFG_unknown_qp) ==
+	     ROCECT_UNKNOWN_QP_DROP) &&
 	    rocect_learn_enable(rn))
 		return -ENOMEM;
 	for (i = 0; i < ROCECT_CFG_COUNT; i++)
