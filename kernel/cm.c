@@ -313,10 +313,11 @@ void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
 		rocect_net_unlock(rn, &events);
 	}
 	if (conn->sidr && pkt->has_deth && pkt->deth_qkey == conn->qkey &&
-	    !READ_ONCE(conn->qp[1].linked)) {
+	    !conn->qp[1].linked) {
 		rocect_net_lock(rn, &events);
 		if (qp->linked && !conn->qp[1].linked) {
-			WRITE_ONCE(conn->qp[0].sqpn, pkt->deth_src_qp);
+			/* Under the lock: the word's other fields stay. */
+			conn->qp[0].sqpn = pkt->deth_src_qp;
 			conn->qp[1].key.dqpn = pkt->deth_src_qp;
 			conn->qp[1].sqpn = conn->qp[0].key.dqpn;
 			link_qp(rn, conn, 1);

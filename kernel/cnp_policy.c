@@ -13,6 +13,7 @@
 
 #include "netns.h"
 #include "cnp_policy.h"
+#include "qp_cong.h"
 #include "cnp_xmit.h"
 #include "rpcheck.h"
 
@@ -57,7 +58,8 @@ static bool global_budget(struct rocect_net *rn)
  * At most one attempt per QP per interval, whether the CNP then goes out
  * or not (no route, no memory): a CE flood towards an unroutable sender
  * must not cost a route lookup per packet. The CPU that moves the stamp
- * wins; new entries start with a stamp an interval in the past.
+ * wins; a new record (qp_cong.c) starts with a stamp an interval in the
+ * past.
  *
  * The stamp is read before the clock. Read after it, a stamp that another
  * CPU moved meanwhile can be newer than "now", and now - last wraps to a
@@ -66,9 +68,9 @@ static bool global_budget(struct rocect_net *rn)
  */
 #define CLOCK_SKEW_US	1000
 
-static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
+static bool qp_interval(struct rocect_qp_cong *cong, u32 interval_us)
 {
-	u32 last = READ_ONCE(qp->last_cnp);
+	u32 last = READ_ONCE(cong->last_cnp);
 	u32 now;
 
 	/*
@@ -79,10 +81,11 @@ static bool qp_interval(struct rocect_qp *qp, u32 interval_us)
 	now = rocect_qp_now_us();
 	if (now - last < interval_us || last - now <= CLOCK_SKEW_US)
 		return false;
-	return cmpxchg(&qp->last_cnp, last, now) == last;
+	return cmpxchg(&cong->last_cnp, last, now) == last;
 }
 
-static int send_for(struct rocect_net *rn, struct rocect_qp *qp, u32 dest_qp,
+static int send_for(struct rocect_net *rn, const struct rocect_qp *qp,
+		    struct rocect_qp_cong *cong, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey)
 {
 	int err;
@@ -94,7 +97,7 @@ static int send_for(struct rocect_net *rn, struct rocect_qp *qp, u32 dest_qp,
 						       ROCECT_CTR_CNP_NO_ROUTE);
 		return err;
 	}
-	atomic64_inc(&qp->cnps);
+	atomic64_inc(&cong->cnps);
 	rocect_stats_inc(rn, ROCECT_CTR_CNP_SENT);
 	return 0;
 }
@@ -133,6 +136,7 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
 	const struct rocect_config *c = &rn->config;
 	u32 sport = rocect_cfg(c, cnp_sport);
 	struct rocect_cnp_port port = {};
+	struct rocect_qp_cong *cong;
 	struct net_device *in;
 	u32 dest_qp;
 
@@ -142,10 +146,17 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
 			rocect_stats_inc(rn, ROCECT_CTR_CNP_UNKNOWN_QP);
 		return;
 	}
-	atomic64_inc(&qp->ce);
+	cong = rocect_qp_cong_get(rn, qp);
+	if (IS_ERR(cong)) {
+		/* No record, no interval to keep: no CNP. */
+		if (PTR_ERR(cong) == -ENOMEM && rocect_cfg(c, cnp))
+			rocect_stats_inc(rn, ROCECT_CTR_CNP_TX_DROPPED);
+		return;
+	}
+	atomic64_inc(&cong->ce);
 	if (!rocect_cfg(c, cnp))
 		return;
-	if (!qp_interval(qp, rocect_cfg(c, cnp_interval))) {
+	if (!qp_interval(cong, rocect_cfg(c, cnp_interval))) {
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_INTERVAL);
 		return;
 	}
@@ -162,7 +173,7 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
 		port.ifindex = in->ifindex;
 		port.l3mdev = l3mdev_master_ifindex_rcu(in);
 	}
-	if (!send_for(rn, qp, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
+	if (!send_for(rn, qp, cong, dest_qp, &port, roce_bth_pkey(&pkt->bth)) &&
 	    rocect_cfg(c, cnp_clear_ce))
 		clear_ce(skb, pkt->family);
 }
@@ -175,14 +186,18 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
  * Neither the interval nor the global rate applies: the request comes from
  * an administrator or a congestion controller in userspace.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -ENOENT if the entry left the table meanwhile, -ENOMEM, or
+ * what sending returned.
  */
 int rocect_cnp_send(struct rocect_net *rn, struct rocect_qp *qp)
 {
 	u32 sport = rocect_cfg(&rn->config, cnp_sport);
 	struct rocect_cnp_port port = { .dport = ROCE_UDP_PORT };
+	struct rocect_qp_cong *cong = rocect_qp_cong_get(rn, qp);
 
+	if (IS_ERR(cong))
+		return PTR_ERR(cong);
 	/* Without a packet to copy the port from, port 0, as hardware does. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? 0 : sport;
-	return send_for(rn, qp, qp->sqpn, &port, 0xffff);
+	return send_for(rn, qp, cong, qp->sqpn, &port, 0xffff);
 }

@@ -236,7 +236,7 @@ struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 	for (i = 0; i < 2; i++) {
 		struct rocect_qp *qp = &conn->qp[i];
 
-		rocect_qp_init_entry(qp, ROCECT_ORIGIN_LEARNED, ROCECT_STATE_REQ);
+		rocect_qp_init_entry(qp, ROCECT_ORIGIN_LEARNED);
 		qp->dir = i;
 		qp->key.saddr = i ? key->passive : key->active;
 		qp->key.daddr = i ? key->active : key->passive;
@@ -318,6 +318,8 @@ void rocect_conn_destroy(struct rocect_net *rn, struct rocect_conn *conn,
 void rocect_conn_set_state(struct rocect_net *rn, struct rocect_conn *conn,
 			   enum roce_cm_state state)
 {
+	u8 before;
+
 	lockdep_assert_held(&rn->lock);
 	if (finished(state) && !finished(conn->state))
 		list_move_tail(&conn->evictable, &rn->conns.finished);
@@ -325,10 +327,14 @@ void rocect_conn_set_state(struct rocect_net *rn, struct rocect_conn *conn,
 		list_del_init(&conn->evictable);
 	source_follow(source_of(rn, conn), conn, conn->state, state);
 	atomic_inc(&rn->conns.gen);
+	before = rocect_conn_uapi_state(conn->state);
 	WRITE_ONCE(conn->state, state);
 	WRITE_ONCE(conn->changed, (u32)jiffies);
-	rocect_qp_set_state(rn, &conn->qp[0], rocect_conn_uapi_state(state));
-	rocect_qp_set_state(rn, &conn->qp[1], rocect_conn_uapi_state(state));
+	/* Its entries' state is its own, as netlink shows it. */
+	if (rocect_conn_uapi_state(state) != before) {
+		rocect_qp_changed(rn, &conn->qp[0]);
+		rocect_qp_changed(rn, &conn->qp[1]);
+	}
 }
 
 /* A 32-bit jiffies stamp (at most 49 days old at HZ=1000) in full. */

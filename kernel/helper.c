@@ -48,20 +48,27 @@ static bool strict(const struct rocect_net *rn)
 }
 
 /*
- * The unknown-qp policy's verdict on a packet it cannot vouch for: in drop
- * mode it is dropped and counted under @ctr. The log line is rate limited:
- * a flood must not turn into a printk storm from softirq.
+ * Drop a packet, counted under @ctr. The log line is rate limited: a flood
+ * must not turn into a printk storm from softirq.
  */
+static int drop_counted(struct rocect_net *rn, struct sk_buff *skb,
+			const struct nf_conn *ct, enum rocect_counter ctr,
+			const char *why)
+{
+	rocect_stats_inc(rn, ctr);
+	if (net_ratelimit())
+		nf_ct_helper_log(skb, ct, "%s", why);
+	return NF_DROP;
+}
+
+/* The unknown-qp policy's verdict on a packet it cannot vouch for. */
 static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			  const struct nf_conn *ct, enum rocect_counter ctr,
 			  const char *why)
 {
 	if (!strict(rn))
 		return NF_ACCEPT;
-	rocect_stats_inc(rn, ctr);
-	if (net_ratelimit())
-		nf_ct_helper_log(skb, ct, "%s", why);
-	return NF_DROP;
+	return drop_counted(rn, skb, ct, ctr, why);
 }
 
 static inline void qp_key_of(struct rocect_qp_key *key,
@@ -98,16 +105,20 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 	bool fresh = false;
 	u32 want, bound;
 
-	if (unlikely(iif == ROCECT_IIF_UNBOUND)) {
-		if (rocect_cfg(c, check_iface) && !rocect_rp_check(rn, skb, pkt))
+	/* Most come in where they are bound; no device's index is UNBOUND. */
+	if (unlikely(skb->skb_iif != iif)) {
+		if (iif == ROCECT_IIF_UNBOUND) {
+			if (rocect_cfg(c, check_iface) &&
+			    !rocect_rp_check(rn, skb, pkt))
+				return ROCECT_CTR_WRONG_IFACE;
+			fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
+					rocect_arrival(rn, skb, pkt->family)) ==
+				ROCECT_IIF_UNBOUND;
+		} else if (rocect_cfg(c, check_iface) &&
+			   !rocect_arrived_on(rn, skb, pkt->family, iif) &&
+			   !rocect_rp_vouches(rn, skb, pkt)) {
 			return ROCECT_CTR_WRONG_IFACE;
-		fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
-				rocect_arrival(rn, skb, pkt->family)) ==
-			ROCECT_IIF_UNBOUND;
-	} else if (rocect_cfg(c, check_iface) &&
-		   !rocect_arrived_on(rn, skb, pkt->family, iif) &&
-		   !rocect_rp_vouches(rn, skb, pkt)) {
-		return ROCECT_CTR_WRONG_IFACE;
+		}
 	}
 	want = pkt->has_deth ? ROCECT_SPORT_UD :
 			       ROCECT_SPORT_RC | roce_pkt_sport(pkt);
@@ -292,10 +303,11 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		rocect_cm_data(rn, ct, qp, pkt);
 	if (vouched || (!checked && !drop && rocect_cfg(&rn->config, learn)))
 		rocect_learn_packet(rn, &key, pkt, vouched);
-	if (admitted || vouched)
+	/* The mode read once: a change meanwhile applies to the next. */
+	if (admitted || vouched || !drop)
 		return NF_ACCEPT;
-	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
-			      qp ? "QP entry only inferred" : "no QP entry");
+	return drop_counted(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
+			    qp ? "QP entry only inferred" : "no QP entry");
 }
 
 /*

@@ -15,6 +15,7 @@
 #include "genl.h"
 #include "netlink.h"
 #include "netns.h"
+#include "qp_cong.h"
 #include "rpcheck.h"
 #include "walk.h"
 
@@ -188,7 +189,9 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	const struct rocect_qp_key *k = &qp->key;
 	u32 idle = (u32)jiffies - READ_ONCE(qp->last_seen);
 	u32 timeout = 0;
+	u64 ce, cnps;
 
+	rocect_qp_cong_read(rn, qp, &ce, &cnps);
 	if (conn) {
 		timeout = rocect_conn_timeout(rn, conn);
 		if (fill_qp_conn(skb, qp, conn))
@@ -204,7 +207,7 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	    nla_put_u32(skb, ROCECT_A_QP_DQPN, k->dqpn) ||
 	    nla_put_u32(skb, ROCECT_A_QP_SQPN, qp->sqpn) ||
 	    nla_put_u8(skb, ROCECT_A_QP_ORIGIN, qp->origin) ||
-	    nla_put_u8(skb, ROCECT_A_QP_STATE, qp->state) ||
+	    nla_put_u8(skb, ROCECT_A_QP_STATE, rocect_qp_state(qp)) ||
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_PACKETS,
 			      atomic64_read(&qp->packets), ROCECT_A_QP_PAD) ||
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_BYTES,
@@ -212,10 +215,8 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_IDLE_MSECS,
 			      jiffies_to_msecs(idle), ROCECT_A_QP_PAD) ||
 	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout) ||
-	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64,
-			  atomic64_read(&qp->ce)) ||
-	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64,
-			  atomic64_read(&qp->cnps)))
+	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64, ce) ||
+	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64, cnps))
 		return -EMSGSIZE;
 	return fill_qp_binding(skb, qp);
 }
@@ -716,6 +717,10 @@ static int send_cnp(struct genl_info *info, struct rocect_qp *qp)
 
 	if (err == -ENOBUFS)
 		NL_SET_ERR_MSG(info->extack, "the output path dropped the CNP");
+	else if (err == -ENOENT)
+		NL_SET_ERR_MSG(info->extack, "no such QP entry");
+	else if (err == -ENOMEM)
+		NL_SET_ERR_MSG(info->extack, "no memory for the entry's counters");
 	else if (err)
 		NL_SET_ERR_MSG(info->extack, "no route for the CNP");
 	return err;

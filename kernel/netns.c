@@ -14,6 +14,7 @@
 
 #include "learn.h"
 #include "netns.h"
+#include "qp_cong.h"
 
 unsigned int rocect_net_id __read_mostly;
 static const struct rocect_event_sink __rcu *event_sink;
@@ -184,6 +185,10 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
 	sink = rcu_dereference(event_sink);
 	for (i = 0; sink && i < ev->n; i++)
 		sink->send(rn, ev->qp[i], ev->what[i]);
+	/* A delete event shows the counters of its entry's congestion. */
+	for (i = 0; i < ev->n; i++)
+		if (ev->what[i] == ROCECT_EV_DELETE)
+			rocect_qp_cong_forget(rn, ev->qp[i]);
 	rcu_read_unlock();
 }
 
@@ -204,7 +209,7 @@ void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
 	const struct rocect_event_sink *sink = rcu_dereference(event_sink);
 
 	/* One the lock holder deleted meanwhile had its delete event. */
-	if (sink && READ_ONCE(qp->linked))
+	if (sink && qp->linked)
 		sink->send(rn, qp, what);
 }
 
@@ -233,8 +238,12 @@ void rocect_event(struct rocect_net *rn, struct rocect_qp *qp,
 			if (ev->qp[i] == qp && ev->what[i] != ROCECT_EV_DELETE)
 				return;
 	/* More than one hold can cause: a bug, not an input. */
-	if (WARN_ON_ONCE(ev->n == ROCECT_EVENTS_MAX))
+	if (WARN_ON_ONCE(ev->n == ROCECT_EVENTS_MAX)) {
+		/* The event is lost; the congestion record must not be. */
+		if (what == ROCECT_EV_DELETE)
+			rocect_qp_cong_forget(rn, qp);
 		return;
+	}
 	ev->qp[ev->n] = qp;
 	ev->what[ev->n++] = what;
 }

@@ -95,6 +95,9 @@ static inline int roce_psn_diff(u32 a, u32 b)
 	return (int)((a - b) << 8) >> 8;
 }
 
+/* By opcode: 1 for a responder's packets, 0 for the rest (pair_infer.c). */
+extern const u8 roce_response_opcodes[256];
+
 /**
  * roce_pair_is_response() - is this a responder's packet (RC or XRC)?
  * @opcode: BTH opcode
@@ -103,8 +106,6 @@ static inline int roce_psn_diff(u32 a, u32 b)
  *
  * Return: true for READ responses, ACK (and NAK) and ATOMIC ACK.
  */
-extern const u8 roce_response_opcodes[256];
-
 static inline bool roce_pair_is_response(u8 opcode)
 {
 	/* One load: the data path asks for every RC and UC packet. */

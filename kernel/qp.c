@@ -14,6 +14,7 @@
 #include <uapi/linux/rocect.h>
 
 #include "netns.h"
+#include "qp_cong.h"
 #include "source.h"
 #include "walk.h"
 
@@ -117,7 +118,7 @@ bool rocect_qp_match(const struct rocect_qp *qp,
 	       (!f->has_dqpn || k->dqpn == f->key.dqpn) &&
 	       (f->sqpn < 0 || qp->sqpn == f->sqpn) &&
 	       (f->origin < 0 || qp->origin == f->origin) &&
-	       (f->state < 0 || READ_ONCE(qp->state) == f->state);
+	       (f->state < 0 || rocect_qp_state(qp) == f->state);
 }
 
 /**
@@ -183,22 +184,36 @@ struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
  * rocect_qp_init_entry() - reset an entry before its key is filled in
  * @qp: the entry
  * @origin: &enum rocect_origin
- * @state: &enum rocect_state
  */
-void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state)
+void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin)
 {
+	/* The 128 bytes a direction may take, with its slab and bucket. */
+	BUILD_BUG_ON(sizeof(struct rocect_qp) != 88);
+	BUILD_BUG_ON(ROCECT_ORIGIN_MAX > 3);
+	BUILD_BUG_ON(ROCE_CLASS_MAX > 16);
+	qp->sqpn = 0;
 	qp->origin = origin;
-	qp->state = state;
 	qp->linked = 0;
 	qp->sport = 0;
 	qp->iif = ROCECT_IIF_UNBOUND;
 	atomic64_set(&qp->packets, 0);
 	atomic64_set(&qp->bytes, 0);
 	qp->last_seen = jiffies;
-	/* The first CE packet may trigger a CNP at once. */
-	qp->last_cnp = rocect_qp_now_us() - ROCECT_CNP_INTERVAL_MAX - 1;
-	atomic64_set(&qp->ce, 0);
-	atomic64_set(&qp->cnps, 0);
+}
+
+/**
+ * rocect_qp_state() - an entry's state: its connection's
+ * @qp: the entry
+ *
+ * Return: &enum rocect_state; %ROCECT_STATE_ESTABLISHED for an entry
+ * without a connection.
+ */
+u8 rocect_qp_state(const struct rocect_qp *qp)
+{
+	const struct rocect_conn *conn = rocect_qp_conn(qp);
+
+	return conn ? rocect_conn_uapi_state(READ_ONCE(conn->state)) :
+		      ROCECT_STATE_ESTABLISHED;
 }
 
 /**
@@ -227,7 +242,7 @@ int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 			NL_SET_ERR_MSG(extack, "QP entry exists");
 		return err;
 	}
-	WRITE_ONCE(qp->linked, 1);
+	qp->linked = 1;
 	rn->qps.count++;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_CREATED);
@@ -246,7 +261,7 @@ void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp)
 {
 	lockdep_assert_held(&rn->lock);
 	rhashtable_remove_fast(&rn->qps.ht, &qp->node, qp_params);
-	WRITE_ONCE(qp->linked, 0);
+	qp->linked = 0;
 	rn->qps.count--;
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_DESTROYED);
@@ -254,19 +269,15 @@ void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp)
 }
 
 /**
- * rocect_qp_set_state() - change an entry's state and announce it
+ * rocect_qp_changed() - announce that an entry's state changed
  * @rn: the namespace's state
  * @qp: the entry
- * @state: &enum rocect_state
  *
  * Context: &rocect_net.lock held.
  */
-void rocect_qp_set_state(struct rocect_net *rn, struct rocect_qp *qp, u8 state)
+void rocect_qp_changed(struct rocect_net *rn, struct rocect_qp *qp)
 {
 	lockdep_assert_held(&rn->lock);
-	if (qp->state == state)
-		return;
-	WRITE_ONCE(qp->state, state);
 	if (!qp->linked)
 		return;
 	/* A dump that shows states must see this as a change. */
@@ -378,8 +389,7 @@ int rocect_qp_add_managed(struct rocect_net *rn,
 	m = kmem_cache_zalloc(managed_cache, GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	rocect_qp_init_entry(&m->qp, ROCECT_ORIGIN_MANAGED,
-			     ROCECT_STATE_ESTABLISHED);
+	rocect_qp_init_entry(&m->qp, ROCECT_ORIGIN_MANAGED);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
 	m->qp.iif = iif;
@@ -468,7 +478,7 @@ int rocect_qp_add_inferred(struct rocect_net *rn,
 	}
 	if (old)
 		rocect_qp_remove(rn, old);
-	rocect_qp_init_entry(&m->qp, origin, ROCECT_STATE_ESTABLISHED);
+	rocect_qp_init_entry(&m->qp, origin);
 	m->qp.key = *key;
 	m->qp.sqpn = sqpn;
 	m->qp.inferred_from = from;
@@ -630,12 +640,20 @@ unsigned int rocect_qp_flush(struct rocect_net *rn, int origin)
  */
 int rocect_qp_net_init(struct rocect_net *rn)
 {
+	int err;
+
 	rn->qps.count = 0;
 	rn->qps.inferred_count = 0;
 	INIT_LIST_HEAD(&rn->qps.inferred);
 	/* Dumps treat generation 0 as "not started". */
 	atomic_set(&rn->qps.gen, 1);
-	return rhashtable_init(&rn->qps.ht, &qp_params);
+	err = rhashtable_init(&rn->qps.ht, &qp_params);
+	if (err)
+		return err;
+	err = rocect_qp_cong_net_init(rn);
+	if (err)
+		rhashtable_destroy(&rn->qps.ht);
+	return err;
 }
 
 static void qp_free_now(void *ptr, void *arg)
@@ -654,12 +672,13 @@ static void qp_free_now(void *ptr, void *arg)
  * @rn: the namespace's state
  *
  * No packet of the namespace can still be in flight, so entries are freed
- * at once, without events. Runs before the connections, which hold the
- * learned entries, are freed.
+ * at once, without events, and so are all congestion records. Runs before
+ * the connections, which hold the learned entries, are freed.
  */
 void rocect_qp_net_exit(struct rocect_net *rn)
 {
 	rhashtable_free_and_destroy(&rn->qps.ht, qp_free_now, NULL);
+	rocect_qp_cong_net_exit(rn);
 }
 
 /**

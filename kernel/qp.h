@@ -4,8 +4,6 @@
 
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
-#include <linux/math64.h>
-#include <linux/timekeeping.h>
 #include <linux/netlink.h>
 #include <linux/rhashtable-types.h>
 #include <linux/netfilter.h>
@@ -51,12 +49,11 @@ struct rocect_qp_key {
  * @key: lookup key
  * @sqpn: the source QP of those packets
  * @origin: &enum rocect_origin
- * @state: &enum rocect_state
+ * @linked: in the QP table
  * @dir: learned entries: 0 from the active side, 1 from the passive side;
  *	the entry is &rocect_conn.qp[@dir]
  * @inferred_from: inferred and recovered entries: the &enum roce_class of
  *	the packets they were inferred from
- * @linked: in the QP table
  * @sport: how the sender's data comes, 0 until its first data packet:
  *	%ROCECT_SPORT_RC and the UDP source port of RC and UC data (RoCE
  *	keeps one per QP), or %ROCECT_SPORT_UD for packets with a DETH, from
@@ -64,6 +61,7 @@ struct rocect_qp_key {
  * @iif: where the sender's packets come in (rocect_arrival()): from the
  *	CM MAD that named the sender's QP, or the first packet of an entry
  *	that no MAD made, if routing agrees; %ROCECT_IIF_UNBOUND until then
+ * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
  * @psn: RC and UC: where the PSNs of the sender's requests and of its
  *	responses stand (psn_window.h), by &enum roce_psn_space; from the
  *	CM's starting PSNs or the first packets
@@ -72,10 +70,15 @@ struct rocect_qp_key {
  *	first packet; 0 until known
  * @packets: packets seen
  * @bytes: their IP length
- * @last_seen: jiffies (low 32 bits) of the last packet, or of creation
- * @last_cnp: microseconds (low 32 bits) of the last CNP sent for it
- * @ce: CE-marked packets seen
- * @cnps: CNPs sent to the sender of those
+ *
+ * @sqpn, @origin, @linked, @dir and @inferred_from share a word: they
+ * are written before the entry is linked or under &rocect_net.lock, so
+ * the compiler's read-modify-write of the word loses nothing, and the
+ * packet path reads them without the lock. What the packet path writes
+ * without the lock (@sport, @iif, @last_seen, @psn, the counters) has
+ * words of its own. An entry's state is its connection's (rocect_qp_state());
+ * the counters of congestion are in a table of their own (qp_cong.h):
+ * most entries never see CE, and this way an entry is 88 bytes.
  *
  * Learned entries live inside their connection, which frees them; managed,
  * inferred and recovered ones are a &struct rocect_managed_qp.
@@ -83,26 +86,20 @@ struct rocect_qp_key {
 struct rocect_qp {
 	struct rhash_head node;
 	struct rocect_qp_key key;
-	u32 sqpn;
-	u8 origin;
-	u8 state;
-	union {
-		u8 dir;
-		u8 inferred_from;
-	};
-	u8 linked;
+	u32 sqpn:24;
+	u32 origin:2;
+	u32 linked:1;
+	u32 dir:1;
+	u32 inferred_from:4;
 	u32 sport;
 	int iif;
+	u32 last_seen;
 	union {
 		u32 psn[2];
 		u64 qkey;
 	};
 	atomic64_t packets;
 	atomic64_t bytes;
-	u32 last_seen;
-	u32 last_cnp;
-	atomic64_t ce;
-	atomic64_t cnps;
 };
 
 /**
@@ -112,6 +109,7 @@ struct rocect_qp {
  * @gen: bumped by every insertion, removal and state change, for dumps
  * @inferred: the inferred entries, for their expiry; under &rocect_net.lock
  * @inferred_count: entries on @inferred
+ * @cong: the congestion records of entries that have seen CE (qp_cong.c)
  */
 struct rocect_qp_table {
 	struct rhashtable ht;
@@ -119,6 +117,7 @@ struct rocect_qp_table {
 	atomic_t gen;
 	struct list_head inferred;
 	unsigned int inferred_count;
+	struct rhashtable cong;
 };
 
 /**
@@ -140,16 +139,6 @@ struct rocect_qp_filter {
 
 struct rocect_walk;
 
-/**
- * rocect_qp_now_us() - the clock of the entries' CNP stamps (@last_cnp)
- *
- * Return: monotonic microseconds, low 32 bits.
- */
-static inline u32 rocect_qp_now_us(void)
-{
-	return div_u64(ktime_get_mono_fast_ns(), NSEC_PER_USEC);
-}
-
 struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 				   const struct rocect_qp_key *key);
 bool rocect_qp_match(const struct rocect_qp *qp,
@@ -158,11 +147,12 @@ void rocect_qp_find_one(struct rocect_net *rn, const struct rocect_qp_filter *f,
 			struct rocect_qp_key *found, int *matches);
 void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
 struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
-void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin, u8 state);
+void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin);
+u8 rocect_qp_state(const struct rocect_qp *qp);
 int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 		     struct netlink_ext_ack *extack);
 void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp);
-void rocect_qp_set_state(struct rocect_net *rn, struct rocect_qp *qp, u8 state);
+void rocect_qp_changed(struct rocect_net *rn, struct rocect_qp *qp);
 int rocect_qp_add_managed(struct rocect_net *rn,
 			  const struct rocect_qp_key *key, u32 sqpn, int iif,
 			  struct netlink_ext_ack *extack);

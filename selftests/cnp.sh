@@ -186,6 +186,32 @@ check "UD: to the DETH source QP 0x66" is \
 check "on demand: to QP 0x17 with UDP source port 0" test \
 	"$(jq -s '[.[] | select(.dqpn == 23 and .sport == 0)] | length' "$pkts/cnps.json")" -ge 1
 
+# Test that an entry's congestion goes with it (its record is apart from
+# it): the delete event still shows the CE count, and a new entry of the
+# same key starts from none.
+ce=$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')
+check "c1's entry a -> b saw CE ($ce packets)" test "$ce" -gt 300
+on "$r" -j monitor count 2 >"$pkts/events" 2>"$pkts/mon.err" &
+mon=$!
+bg=$mon
+check "monitor on r" busywait 20000 grep -q monitoring "$pkts/mon.err"
+check "c1 deleted" on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a
+check "... monitor saw both entries go" \
+	busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
+bg=
+check "... a -> b's delete event with its CE count" is \
+	"$(jq -s '[.[] | select(.event == "delete" and .dqpn == 42)][0].ce' "$pkts/events")" "$ce"
+check "managed entry of the same key" \
+	on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+check "... no CE on it" is \
+	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')" 0
+sleep 0.1	# the interval is 1 us: the CNP is due
+before=$(stat_json "$r" cnp-sent)
+check "CE packet to it" send "$a" c1-data
+check "... counted on it, and a CNP" is \
+	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')-$(stat_json "$r" cnp-sent)" \
+	"1-$((before + 1))"
+
 # Test the endpoint case: the helper on b sends CNPs for what it receives.
 # r's existing conntracks keep the helper, and with it r's CNPs and CE
 # clearing: turn those off so that b alone reacts.
