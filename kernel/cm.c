@@ -154,6 +154,14 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
 	conn->psn[0] = cm->starting_psn;
 	conn->qp[0].sqpn = cm->qpn;
 	conn->qp[1].key.dqpn = cm->qpn;
+	/*
+	 * Both QPs take the REQ's path MTU (the passive side's from it): a
+	 * READ request's PSNs follow from it. Kept in a requests word, not
+	 * yet known, until the REP starts the words.
+	 */
+	if (roce_psn_mtu_code(128u << cm->path_mtu))
+		conn->qp[0].psn[ROCE_PSN_REQUESTS] =
+			cm->path_mtu << ROCE_PSN_MTU_SHIFT;
 }
 
 /*
@@ -163,6 +171,8 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
 static void learn_passive(struct rocect_net *rn, struct rocect_conn *conn,
 			  const struct roce_cm *cm, int iif)
 {
+	u32 mtu;
+
 	conn->qp[0].key.dqpn = cm->qpn;
 	conn->qp[1].iif = iif;
 	if (conn->sidr) {
@@ -182,9 +192,10 @@ static void learn_passive(struct rocect_net *rn, struct rocect_conn *conn,
 	 * sets the REQ's as the passive side's sq_psn and the REP's as the
 	 * active side's; seen on the wire with rxe).
 	 */
-	conn->qp[1].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[0]);
+	mtu = conn->qp[0].psn[ROCE_PSN_REQUESTS] & ROCE_PSN_MTU_MASK;
+	conn->qp[1].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[0]) | mtu;
 	conn->qp[0].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[0]);
-	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]);
+	conn->qp[0].psn[ROCE_PSN_REQUESTS] = roce_psn_start(conn->psn[1]) | mtu;
 	conn->qp[1].psn[ROCE_PSN_RESPONSES] = roce_psn_start(conn->psn[1]);
 	link_qp(rn, conn, 0);
 	link_qp(rn, conn, 1);

@@ -164,7 +164,7 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_CAPPED);
 		return;
 	}
-	dest_qp = pkt->has_deth ? pkt->deth_src_qp : qp->sqpn;
+	dest_qp = pkt->has_deth ? pkt->deth_src_qp : rocect_qp_sqpn(qp);
 	/* Back the way the packet came, to the RoCE port its flow uses. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? roce_pkt_sport(pkt) : sport;
 	port.dport = roce_pkt_dport(pkt);
@@ -199,5 +199,5 @@ int rocect_cnp_send(struct rocect_net *rn, struct rocect_qp *qp)
 		return PTR_ERR(cong);
 	/* Without a packet to copy the port from, port 0, as hardware does. */
 	port.sport = sport == ROCECT_CNP_SPORT_COPY ? 0 : sport;
-	return send_for(rn, qp, cong, qp->sqpn, &port, 0xffff);
+	return send_for(rn, qp, cong, rocect_qp_sqpn(qp), &port, 0xffff);
 }

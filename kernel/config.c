@@ -63,7 +63,7 @@ MODULE_PARM_DESC(check_cnp, "Default: a CNP must come in where the packets of th
 module_param_named(check_psn, defaults[ROCECT_CFG_check_psn], uint, 0444);
 MODULE_PARM_DESC(check_psn, "Default: a QP's RC and UC data must carry PSNs within psn_window of its sender's (0 off, 1 on, default)");
 module_param_named(psn_window, defaults[ROCECT_CFG_psn_window], uint, 0444);
-MODULE_PARM_DESC(psn_window, "Default PSNs either way of a sender's newest that its packets may carry (1-8388608, default 1048576; 8388608: any)");
+MODULE_PARM_DESC(psn_window, "Default PSNs either way of where a sender's PSNs stand that its packets may carry (1-8388608, default 4096; 8388608: any)");
 module_param_named(check_qkey, defaults[ROCECT_CFG_check_qkey], uint, 0444);
 MODULE_PARM_DESC(check_qkey, "Default: a QP's UD data must carry the Q_Key of its SIDR_REP or first packet (0 off, 1 on, default)");
 

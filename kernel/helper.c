@@ -84,25 +84,48 @@ static inline void qp_key_of(struct rocect_qp_key *key,
 	roce_addr_widen(&key->daddr, roce_pkt_daddr(pkt), pkt->family);
 }
 
+/**
+ * struct data_binding - what a data packet that passes does to its entry
+ * @iif: the interface to bind an unbound entry to, or %ROCECT_IIF_UNBOUND
+ * @sport: the kind and port to bind an entry without one to, or 0
+ * @qkey: the Q_Key to bind a UD entry without one to, or 0
+ * @moves: the packet moves the window of its space
+ * @space: that space (&enum roce_psn_space)
+ * @psn_new: its word with the packet seen
+ *
+ * Every check decides from what the entry holds; only when all of them
+ * passed does bind_data() write this, so a packet that fails one binds no
+ * interface, port or Q_Key and moves no window.
+ */
+struct data_binding {
+	int iif;
+	u32 sport;
+	u64 qkey;
+	bool moves;
+	u8 space;
+	u32 psn_new;
+};
+
 /*
  * Is a data packet its entry's sender's, as far as the way it came tells?
  * It must come in where the entry is bound (rocect_arrival()), or routing
  * must vouch for the interface it came in on (rocect_rp_vouches()); and it
- * must be of the kind the sender's first data packet was: RC or UC data
- * from the same UDP source port (RoCE keeps one per QP), or UD from any.
- * The first packet binds an entry no MAD bound if it passes rp-check; the
- * first binding wins (cmpxchg).
+ * must be of the kind the sender's data is: RC or UC data from the same
+ * UDP source port (RoCE keeps one per QP), or UD from any. An entry no MAD
+ * bound is bound where its first packet that passes every check and
+ * rp-check came in; an entry without a port takes that of its first such
+ * packet (bind_data()).
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
 static enum rocect_counter check_sender(struct rocect_net *rn,
 					const struct sk_buff *skb,
-					struct rocect_qp *qp,
-					const struct roce_pkt *pkt)
+					const struct rocect_qp *qp,
+					const struct roce_pkt *pkt,
+					struct data_binding *b)
 {
 	const struct rocect_config *c = &rn->config;
 	int iif = READ_ONCE(qp->iif);
-	bool fresh = false;
 	u32 want, bound;
 
 	/* Most come in where they are bound; no device's index is UNBOUND. */
@@ -111,9 +134,7 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 			if (rocect_cfg(c, check_iface) &&
 			    !rocect_rp_check(rn, skb, pkt))
 				return ROCECT_CTR_WRONG_IFACE;
-			fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND,
-					rocect_arrival(rn, skb, pkt->family)) ==
-				ROCECT_IIF_UNBOUND;
+			b->iif = rocect_arrival(rn, skb, pkt->family);
 		} else if (rocect_cfg(c, check_iface) &&
 			   !rocect_arrived_on(rn, skb, pkt->family, iif) &&
 			   !rocect_rp_vouches(rn, skb, pkt)) {
@@ -128,17 +149,11 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 		 * A learned entry without a kind is RC (SIDR's are UD from the
 		 * handshake): a UD packet must not make it UD.
 		 */
-		if (qp->origin == ROCECT_ORIGIN_LEARNED && pkt->has_deth)
+		if (rocect_qp_origin(qp) == ROCECT_ORIGIN_LEARNED && pkt->has_deth)
 			return ROCECT_CTR_WRONG_SPORT;
-		bound = cmpxchg(&qp->sport, 0, want);
-		if (!bound) {
-			bound = want;
-			fresh = true;
-		}
+		b->sport = want;
+		return ROCECT_CTR_MAX;
 	}
-	/* Monitors see an entry bind: its interface and port, once. */
-	if (unlikely(fresh))
-		rocect_event_now(rn, qp, ROCECT_EV_CHANGE);
 	if (likely(bound == want))
 		return ROCECT_CTR_MAX;
 	/* check-sport off lets the port change, never the kind. */
@@ -157,40 +172,75 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 #define PSN_RESYNC_IDLE		(10 * HZ)
 
 /*
- * Does an RC or UC packet's PSN fall within the window of its space
- * (psn_window.h)? It moves the window on. Racing CPUs may each store a
- * position: the window only lags, by less than the packets in flight.
+ * The peer's acknowledgements of this direction's requests: the responses
+ * word of the reverse entry of a learned connection (psn_window.h), or 0
+ * where the directions are not linked.
  */
-static bool psn_in_window(const struct rocect_config *c, struct rocect_qp *qp,
-			  const struct roce_pkt *pkt)
+static u32 peer_floor(const struct rocect_qp *qp, enum roce_psn_space space)
 {
-	u32 *word = &qp->psn[roce_psn_space_of(pkt->bth.opcode)];
-	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(*word), next;
+	const struct rocect_conn *conn;
+
+	if (space != ROCE_PSN_REQUESTS)
+		return 0;
+	conn = rocect_qp_conn(qp);
+	return conn ? READ_ONCE(conn->qp[!rocect_qp_dir(qp)].psn[ROCE_PSN_RESPONSES]) : 0;
+}
+
+/*
+ * Does an RC or UC packet's PSN fall within the window of its space
+ * (psn_window.h)? Decides where it would move the window; a FIRST or
+ * MIDDLE request tells the path MTU, which READ requests need. A port is
+ * bound only by a packet in sequence (roce_psn_in_step()): a blind guess
+ * must hit 64 PSNs to bind one, not the window.
+ */
+static bool psn_in_window(const struct rocect_config *c,
+			  const struct rocect_qp *qp, const u8 *ip, u32 caplen,
+			  const struct roce_pkt *pkt, struct data_binding *b)
+{
+	enum roce_psn_space space = roce_psn_space_of(pkt->bth.opcode);
+	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(qp->psn[space]);
+	u32 next;
+	u32 span = 1, mtu;
 
 	BUILD_BUG_ON(ARRAY_SIZE(qp->psn) != ROCE_PSN_SPACES);
 	BUILD_BUG_ON((u32)ROCECT_PSN_WINDOW_MAX != (u32)ROCE_PSN_WINDOW_MAX);
-	next = roce_psn_next(old, psn, rocect_cfg(c, psn_window));
+	if (unlikely(pkt->bth.opcode == ROCE_OP_RC_READ_REQUEST))
+		span = roce_psn_read_span(old, roce_read_len(ip, caplen, pkt));
+	next = roce_psn_next(old, psn, rocect_cfg(c, psn_window),
+			     peer_floor(qp, space), span);
 	if (unlikely(!next)) {
-		if (qp->origin == ROCECT_ORIGIN_LEARNED ||
+		if (rocect_qp_origin(qp) == ROCECT_ORIGIN_LEARNED ||
 		    (u32)jiffies - READ_ONCE(qp->last_seen) <= PSN_RESYNC_IDLE)
 			return false;
-		next = roce_psn_start(psn + 1);
+		next = (old & ROCE_PSN_MTU_MASK) | ROCE_PSN_SEEN |
+		       roce_psn_start(psn + span);
 	}
-	if (next != old)
-		WRITE_ONCE(*word, next);
+	if (b->sport && !roce_psn_in_step(old, psn))
+		b->sport = 0;
+	if (unlikely(space == ROCE_PSN_REQUESTS &&
+		     roce_psn_first_or_middle(pkt->bth.opcode))) {
+		mtu = roce_psn_mtu_code(pkt->payload_len);
+		if (mtu)
+			next = (next & ~ROCE_PSN_MTU_MASK) |
+			       mtu << ROCE_PSN_MTU_SHIFT;
+	}
+	b->moves = next != old;
+	b->space = space;
+	b->psn_new = next;
 	return true;
 }
 
 /*
  * Does a UD packet carry its QP's Q_Key? The receiving QP drops packets
  * with another, so all of a live peer's carry one: the SIDR_REP's for a
- * service's QP, else the first packet's, kept for the entry's life (a
- * Q_Key is a QP's setting, not a sequence: no resync). check_sender() has
- * made the entry UD, so its words hold no PSNs. A SIDR client's QP, whose
- * Q_Key no MAD names, is not pinned: a spoofed first reply must not lock
- * the connection's replies out.
+ * service's QP, else the first packet's that passes every check, kept for
+ * the entry's life (a Q_Key is a QP's setting, not a sequence: no
+ * resync). check_sender() has found the entry UD (or about to be), so its
+ * words hold no PSNs. A SIDR client's QP, whose Q_Key no MAD names, is not
+ * pinned: a spoofed first reply must not lock the connection's replies out.
  */
-static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
+static bool qkey_matches(const struct rocect_qp *qp, const struct roce_pkt *pkt,
+			 struct data_binding *b)
 {
 	u64 want = ROCECT_QKEY_KNOWN | pkt->deth_qkey;
 	u64 bound = READ_ONCE(qp->qkey);
@@ -199,36 +249,80 @@ static bool qkey_matches(struct rocect_qp *qp, const struct roce_pkt *pkt)
 		return true;
 	if (bound)
 		return false;
-	if (qp->origin == ROCECT_ORIGIN_LEARNED)
-		return true;
-	bound = cmpxchg64(&qp->qkey, 0, want);
-	return !bound || bound == want;
+	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
+		b->qkey = want;
+	return true;
 }
 
 /*
  * Did the sender send this data packet: check_sender(), and a PSN within
- * the window for RC and UC, the QP's Q_Key for UD?
+ * the window for RC and UC, the QP's Q_Key for UD? What a packet that
+ * passes binds and moves is left in @b.
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
 static enum rocect_counter check_data(struct rocect_net *rn,
 				      const struct sk_buff *skb,
-				      struct rocect_qp *qp,
-				      const struct roce_pkt *pkt)
+				      const struct rocect_qp *qp,
+				      const u8 *ip, u32 caplen,
+				      const struct roce_pkt *pkt,
+				      struct data_binding *b)
 {
-	enum rocect_counter wrong = check_sender(rn, skb, qp, pkt);
+	enum rocect_counter wrong = check_sender(rn, skb, qp, pkt, b);
 	const struct rocect_config *c = &rn->config;
 
 	if (wrong != ROCECT_CTR_MAX)
 		return wrong;
 	if (pkt->has_deth)
-		return !rocect_cfg(c, check_qkey) || qkey_matches(qp, pkt) ?
+		return !rocect_cfg(c, check_qkey) || qkey_matches(qp, pkt, b) ?
 		       ROCECT_CTR_MAX : ROCECT_CTR_WRONG_QKEY;
 	if (!rocect_cfg(c, check_psn) ||
 	    (pkt->class != ROCE_CLASS_RC && pkt->class != ROCE_CLASS_UC))
 		return ROCECT_CTR_MAX;
-	return psn_in_window(c, qp, pkt) ? ROCECT_CTR_MAX :
-					   ROCECT_CTR_WRONG_PSN;
+	return psn_in_window(c, qp, ip, caplen, pkt, b) ? ROCECT_CTR_MAX :
+							  ROCECT_CTR_WRONG_PSN;
+}
+
+/*
+ * Write what check_data() decided for a packet that passed. The first
+ * binding wins (cmpxchg): a packet that raced another CPU's binding of
+ * another port or Q_Key is then not the sender's. Racing CPUs may each
+ * store a window position: the window only lags, by less than the
+ * packets in flight.
+ *
+ * Return: %ROCECT_CTR_MAX, or the counter of the binding it lost.
+ */
+static enum rocect_counter bind_data(struct rocect_net *rn, struct rocect_qp *qp,
+				     const struct data_binding *b)
+{
+	const struct rocect_config *c = &rn->config;
+	bool fresh = false;
+	u64 qkey;
+	u32 sport;
+
+	if (unlikely(b->iif != ROCECT_IIF_UNBOUND))
+		fresh = cmpxchg(&qp->iif, ROCECT_IIF_UNBOUND, b->iif) ==
+			ROCECT_IIF_UNBOUND;
+	if (unlikely(b->sport)) {
+		sport = cmpxchg(&qp->sport, 0, b->sport);
+		if (!sport)
+			fresh = true;
+		else if (sport != b->sport &&
+			 (rocect_cfg(c, check_sport) ||
+			  !(sport & b->sport & ROCECT_SPORT_RC)))
+			return ROCECT_CTR_WRONG_SPORT;
+	}
+	if (unlikely(b->qkey)) {
+		qkey = cmpxchg64(&qp->qkey, 0, b->qkey);
+		if (qkey && qkey != b->qkey)
+			return ROCECT_CTR_WRONG_QKEY;
+	}
+	if (b->moves)
+		WRITE_ONCE(qp->psn[b->space], b->psn_new);
+	/* Monitors see an entry bind: its interface and port, once. */
+	if (unlikely(fresh))
+		rocect_event_now(rn, qp, ROCECT_EV_CHANGE);
+	return ROCECT_CTR_MAX;
 }
 
 /*
@@ -276,20 +370,23 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
  */
 static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-			const struct roce_pkt *pkt)
+			const u8 *ip, u32 caplen, const struct roce_pkt *pkt)
 {
 	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
+	struct data_binding b = { .iif = ROCECT_IIF_UNBOUND };
 	bool inferred, admitted, checked, vouched = false, drop = strict(rn);
 	enum rocect_counter wrong;
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
-	inferred = qp && qp->origin == ROCECT_ORIGIN_INFERRED;
+	inferred = qp && rocect_qp_origin(qp) == ROCECT_ORIGIN_INFERRED;
 	admitted = qp && !(inferred && drop);
-	checked = admitted && (!inferred || qp->inferred_from == pkt->class);
+	checked = admitted && (!inferred || rocect_qp_inferred_from(qp) == pkt->class);
 	if (checked) {
-		wrong = check_data(rn, skb, qp, pkt);
+		wrong = check_data(rn, skb, qp, ip, caplen, pkt, &b);
+		if (likely(wrong == ROCECT_CTR_MAX))
+			wrong = bind_data(rn, qp, &b);
 		if (unlikely(wrong != ROCECT_CTR_MAX))
 			return not_the_sender(rn, skb, ct, wrong);
 	}
@@ -299,7 +396,7 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		vouched = rocect_flow_adopted(rn, skb, ct, ctinfo, pkt);
 	if (qp && (admitted || vouched))
 		rocect_qp_account(qp, pkt->len);
-	if (checked && qp->origin == ROCECT_ORIGIN_LEARNED)
+	if (checked && rocect_qp_origin(qp) == ROCECT_ORIGIN_LEARNED)
 		rocect_cm_data(rn, ct, qp, pkt);
 	if (vouched || (!checked && !drop && rocect_cfg(&rn->config, learn)))
 		rocect_learn_packet(rn, &key, pkt, vouched);
@@ -344,7 +441,7 @@ static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
 
 	qp_key_of(&key, ct, pkt);
 	qp = rocect_qp_lookup(rn, &key);
-	if (qp && qp->origin != ROCECT_ORIGIN_INFERRED) {
+	if (qp && rocect_qp_origin(qp) != ROCECT_ORIGIN_INFERRED) {
 		if (!cnp_from_peer(rn, skb, READ_ONCE(qp->iif), pkt))
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
@@ -441,7 +538,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
 	default:
-		return data_verdict(rn, skb, ct, ctinfo, &pkt);
+		return data_verdict(rn, skb, ct, ctinfo, ip, caplen, &pkt);
 	}
 }
 

@@ -272,7 +272,7 @@ static bool ud_may_add(struct rocect_net *rn, const struct rocect_qp_key *key,
 {
 	const struct rocect_qp *old = rocect_qp_lookup(rn, key);
 
-	return !old || (adopted && old->origin == ROCECT_ORIGIN_INFERRED);
+	return !old || (adopted && rocect_qp_origin(old) == ROCECT_ORIGIN_INFERRED);
 }
 
 /*
@@ -363,6 +363,19 @@ void rocect_learn_packet(struct rocect_net *rn, const struct rocect_qp_key *key,
 	/* A request from A to B: A's requests to B. */
 	set = set_of(l, &key->saddr, &key->daddr, key);
 	spin_lock_bh(&set->lock);
+	/*
+	 * The caller read accept mode, but drop mode may have started
+	 * since: rocect_config_apply() writes the mode before
+	 * rocect_learn_forget() takes this lock, so the mode read here is
+	 * the one the forget acts on. A request from anyone but an adopted
+	 * flow, recorded after the forget, could pair with an adopted
+	 * flow's response into entries recovered in drop mode.
+	 */
+	if (!adopted && rocect_cfg(&rn->config, unknown_qp) ==
+			ROCECT_UNKNOWN_QP_DROP) {
+		spin_unlock_bh(&set->lock);
+		return;
+	}
 	now = jiffies;
 	r = record_get(rn, set, &key->saddr, &key->daddr, key, now);
 	r->last = now;

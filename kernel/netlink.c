@@ -616,6 +616,8 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn,
 			 ROCE_MAL_MAX, 1) ||
 	    put_counters(skb, ROCECT_A_STATS_CM, s.cm, ROCE_CM_KIND_MAX, 0) ||
 	    nla_put_u32(skb, ROCECT_A_STATS_QP_COUNT, READ_ONCE(rn->qps.count)) ||
+	    nla_put_u32(skb, ROCECT_A_STATS_CONG_COUNT,
+			atomic_read(&rn->qps.cong.nelems)) ||
 	    nla_put_u32(skb, ROCECT_A_STATS_CONN_COUNT,
 			READ_ONCE(rn->conns.count)))
 		return -EMSGSIZE;
@@ -741,7 +743,7 @@ int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info)
  * Costs nothing without listeners.
  */
 static void qp_notify(struct rocect_net *rn, const struct rocect_qp *qp,
-		      enum rocect_event what)
+		      enum rocect_event what, u64 seq)
 {
 	static const u8 cmd[] = {
 		[ROCECT_EV_CREATE] = ROCECT_CMD_QP_CREATE_NTF,
@@ -757,7 +759,8 @@ static void qp_notify(struct rocect_net *rn, const struct rocect_qp *qp,
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0, cmd[what]);
-	if (!hdr || fill_qp(msg, rn, qp)) {
+	if (!hdr || fill_qp(msg, rn, qp) ||
+	    nla_put_u64_64bit(msg, ROCECT_A_QP_EVENT_SEQ, seq, ROCECT_A_QP_PAD)) {
 		nlmsg_free(msg);
 		return;
 	}

@@ -184,7 +184,7 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
 	spin_unlock_bh(&rn->lock);
 	sink = rcu_dereference(event_sink);
 	for (i = 0; sink && i < ev->n; i++)
-		sink->send(rn, ev->qp[i], ev->what[i]);
+		sink->send(rn, ev->qp[i], ev->what[i], ev->seq[i]);
 	/* A delete event shows the counters of its entry's congestion. */
 	for (i = 0; i < ev->n; i++)
 		if (ev->what[i] == ROCECT_EV_DELETE)
@@ -207,10 +207,20 @@ void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
 		      enum rocect_event what)
 {
 	const struct rocect_event_sink *sink = rcu_dereference(event_sink);
+	u64 seq;
 
-	/* One the lock holder deleted meanwhile had its delete event. */
-	if (sink && qp->linked)
-		sink->send(rn, qp, what);
+	if (!sink)
+		return;
+	/*
+	 * Numbered before the entry is read linked: an unlink sets linked
+	 * before it numbers its DELETE (atomic64_inc_return() orders both),
+	 * so an entry still linked here gets its DELETE after this number;
+	 * one deleted meanwhile had its delete event, and this is not sent.
+	 */
+	seq = atomic64_inc_return(&rn->event_seq);
+	/* Racing the lock's writers of the word, read whole. */
+	if (data_race((u32)qp->linked))
+		sink->send(rn, qp, what, seq);
 }
 
 /**
@@ -245,5 +255,6 @@ void rocect_event(struct rocect_net *rn, struct rocect_qp *qp,
 		return;
 	}
 	ev->qp[ev->n] = qp;
+	ev->seq[ev->n] = atomic64_inc_return(&rn->event_seq);
 	ev->what[ev->n++] = what;
 }

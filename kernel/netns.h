@@ -37,23 +37,25 @@ enum rocect_event {
  * struct rocect_events - QP events queued under &rocect_net.lock
  * @n: events queued
  * @what: &enum rocect_event of each
+ * @seq: the namespace's sequence number of each, taken under the lock
  * @qp: the entry of each, read when the event is sent: the lock holder
  *	is inside rcu_read_lock(), so even a deleted entry is still there
  */
 struct rocect_events {
 	unsigned int n;
 	u8 what[ROCECT_EVENTS_MAX];
+	u64 seq[ROCECT_EVENTS_MAX];
 	struct rocect_qp *qp[ROCECT_EVENTS_MAX];
 };
 
 /**
  * struct rocect_event_sink - where events go once the lock is dropped
- * @send: sends one; called under RCU, in the context of the lock's holder
- *	(softirq for the packet path)
+ * @send: sends one with its sequence number; called under RCU, in the
+ *	context of the lock's holder (softirq for the packet path)
  */
 struct rocect_event_sink {
 	void (*send)(struct rocect_net *rn, const struct rocect_qp *qp,
-		     enum rocect_event what);
+		     enum rocect_event what, u64 seq);
 };
 
 void rocect_events_register(const struct rocect_event_sink *sink);
@@ -74,6 +76,9 @@ void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
  *	Taken with rocect_net_lock(), which sends the changes' events after
  *	it is dropped
  * @events: the current lock holder's queued events
+ * @event_seq: the sequence number of the newest event: events are sent
+ *	after the lock is dropped, maybe from two CPUs at once, so a
+ *	listener orders them by it
  * @qps: the QP table
  * @conns: the tracked CM connections
  * @np: the CNP budget
@@ -86,6 +91,7 @@ struct rocect_net {
 	struct rocect_config config;
 	spinlock_t lock;	/* changes of qps and conns */
 	struct rocect_events *events;
+	atomic64_t event_seq;
 	struct rocect_qp_table qps;
 	struct rocect_conn_table conns;
 	struct rocect_cnp_bucket np;

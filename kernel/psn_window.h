@@ -6,18 +6,34 @@
  * A direction carries two PSN spaces: its sender's requests, which the
  * sender numbers, and its sender's responses (ACK, NAK, READ responses,
  * ATOMIC ACK), which name PSNs of the peer's requests. Each space is kept
- * from its own packets: one word, the PSN after the newest packet seen. A
- * PSN up to the window behind it passes (retransmission back to the
- * oldest unacknowledged PSN after a NAK or a timeout, duplicates, READ
- * responses repeated for a repeated READ), and so does one up to the
- * window ahead (packets lost before the router; a READ of n packets moves
- * the next request n on; a coalesced ACK skips the PSNs it acknowledges).
- * A live sender stays within the PSNs it has outstanding, which the
- * window is sized for; a blind injector must guess a PSN within it.
+ * in one word: the PSN after the newest packet that moved it (its "next").
  *
- * Neither space needs a packet of the other direction, so a window holds
- * where routing is asymmetric; it starts at the starting PSN of the CM
- * REQ or REP, or at the first packet. PSNs are 24-bit serial numbers:
+ * A packet passes if its PSN lies less than the window ahead of next
+ * (packets lost before the router, a coalesced ACK skipping what it
+ * acknowledges), which moves next on to it, or up to the window behind
+ * the lower of next and the peer's acknowledgements (retransmission back
+ * to the oldest unacknowledged PSN, duplicates, a READ's responses
+ * repeated), which moves nothing. A READ request moves its space on by
+ * the packets its responses take (IBTA 9.4.4: a READ of n packets
+ * consumes n PSNs), from its RETH length and the path MTU; a requester
+ * that lost some of them asks again from the first it lacks, so the
+ * window behind is at least the largest READ the sender made.
+ *
+ * Why the peer's acknowledgements: requests the peer's responses have
+ * acknowledged (the peer's response space) are what a live requester
+ * sends from, whatever PSNs a blind injector landed meanwhile. Anchoring
+ * the lower edge there (TCP conntrack bounds a direction by what the
+ * other acknowledged the same way) keeps the real sender inside the
+ * window even after guesses moved next on: only the peer's own responses
+ * move the floor. Where no response has been seen (one direction routed
+ * past the router, a managed entry, no link between the directions), the
+ * lower edge is next's: a guess that lands ahead still passes at the same
+ * rate, but two that land before the sender catches up can leave its
+ * PSNs behind the window.
+ *
+ * Neither space needs a packet of the other direction to start: a window
+ * holds where routing is asymmetric; it starts at the starting PSN of the
+ * CM REQ or REP, or at the first packet. PSNs are 24-bit serial numbers:
  * they wrap.
  */
 #ifndef _ROCECT_PSN_WINDOW_H
@@ -40,8 +56,38 @@ enum roce_psn_space {
 enum roce_psn_window_const {
 	/* In a space's word: it has a position (bits 0-23). */
 	ROCE_PSN_KNOWN		= 1u << 31,
+	/* In a space's word: a packet has moved it since it started. */
+	ROCE_PSN_SEEN		= 1 << 30,
+	/*
+	 * In a requests word: the path MTU as IBTA codes it (1 for 256 to 5
+	 * for 4096), 0 while unknown; from the CM REQ or a FIRST or MIDDLE
+	 * packet, whose payload is the path MTU.
+	 */
+	ROCE_PSN_MTU_SHIFT	= 24,
+	ROCE_PSN_MTU_MASK	= 7 << ROCE_PSN_MTU_SHIFT,
+	/*
+	 * In a requests word: k, the largest READ the sender made, as 2^(11
+	 * + 2k) PSNs (0: none over 2^11). A requester that lost some of a
+	 * READ's responses asks again from the first it lacks, anywhere in
+	 * the READ, however far the responses that passed moved the peer's
+	 * floor: the window behind is at least that wide.
+	 */
+	ROCE_PSN_READ_SHIFT	= 27,
+	ROCE_PSN_READ_MASK	= 7 << ROCE_PSN_READ_SHIFT,
 	/* Half the PSN space either way: every PSN passes. */
 	ROCE_PSN_WINDOW_MAX	= 1 << 23,
+	/*
+	 * The most a live requester keeps unacknowledged: a peer's floor
+	 * further behind than this is stale (its responses now go another
+	 * way) and is not used.
+	 */
+	ROCE_PSN_LAG_MAX	= 1 << 20,
+	/*
+	 * A packet at most this far ahead of next is in sequence: only such
+	 * a packet binds its entry's UDP source port, so that a blind guess
+	 * must hit 64 PSNs, not the window, to bind one.
+	 */
+	ROCE_PSN_STEP		= 64,
 };
 
 /**
@@ -69,29 +115,133 @@ static inline u32 roce_psn_start(u32 psn)
 }
 
 /**
- * roce_psn_next() - does @psn fall within @window of its space?
- * @word: the space's word: %ROCE_PSN_KNOWN | the PSN after the newest
- *	packet seen, or 0 before the first
+ * roce_psn_mtu_code() - the IBTA code of a path MTU
+ * @bytes: the payload of a FIRST or MIDDLE packet, or an MTU
+ *
+ * Return: 1 (256) to 5 (4096), or 0 if @bytes is no path MTU.
+ */
+static inline u32 roce_psn_mtu_code(u32 bytes)
+{
+	u32 code;
+
+	for (code = 1; code <= 5; code++)
+		if (bytes == 128u << code)
+			return code;
+	return 0;
+}
+
+/**
+ * roce_psn_first_or_middle() - does a packet carry exactly the path MTU?
+ * @opcode: its BTH opcode (RC or UC)
+ *
+ * Return: true for SEND and RDMA WRITE FIRST and MIDDLE packets.
+ */
+static inline bool roce_psn_first_or_middle(u8 opcode)
+{
+	switch (opcode & 0x1f) {
+	case 0x00: case 0x01: case 0x06: case 0x07:
+		return opcode < 0x40;
+	}
+	return false;
+}
+
+/**
+ * roce_psn_read_span() - the PSNs an RDMA READ request takes
+ * @word: its requests word, whose MTU bits say the path MTU
+ * @len: the RETH's DMA length
+ *
+ * Return: one PSN per response packet, at least 1; 1 while the path MTU
+ * is unknown (the window ahead then has to hold the READ).
+ */
+static inline u32 roce_psn_read_span(u32 word, u32 len)
+{
+	u32 code = (word & ROCE_PSN_MTU_MASK) >> ROCE_PSN_MTU_SHIFT;
+	u32 shift = code + 7;
+
+	if (!code || code > 5 || len <= (1u << shift))
+		return 1;
+	return (len >> shift) + !!(len & ((1u << shift) - 1));
+}
+
+/**
+ * roce_psn_read_room() - how far behind a READ's sender may ask again
+ * @word: its requests word
+ *
+ * Return: 2^(11 + 2k) for its largest READ's k, or 0.
+ */
+static inline u32 roce_psn_read_room(u32 word)
+{
+	u32 k = (word & ROCE_PSN_READ_MASK) >> ROCE_PSN_READ_SHIFT;
+
+	return k ? 1u << (11 + 2 * k) : 0;
+}
+
+/* @word with its largest READ at least @span PSNs. */
+static inline u32 roce_psn_read_seen(u32 word, u32 span)
+{
+	u32 k = 0;
+
+	while (k < 6 && span > (1u << (11 + 2 * k)))
+		k++;
+	if (k > (word & ROCE_PSN_READ_MASK) >> ROCE_PSN_READ_SHIFT)
+		word = (word & ~ROCE_PSN_READ_MASK) | k << ROCE_PSN_READ_SHIFT;
+	return word;
+}
+
+/**
+ * roce_psn_next() - does @psn fall within the window of its space?
+ * @word: the space's word: %ROCE_PSN_KNOWN | next, or 0 before the first
+ *	packet (flag bits other than those are kept)
  * @psn: the packet's PSN
  * @window: PSNs either way, 1 to %ROCE_PSN_WINDOW_MAX
+ * @floor: requests only: the peer's responses word (the PSN after the
+ *	newest request it acknowledged), or 0
+ * @span: the PSNs the packet takes: 1, or a READ's roce_psn_read_span()
  *
  * Inline: called for every RC and UC data packet of a known QP.
  *
  * Return: the space's word with the packet seen (a first packet starts
- * it; a newer one moves it on), or 0 if @psn lies outside the window.
+ * it; one ahead moves it on), or 0 if @psn lies outside the window.
  */
-static inline u32 roce_psn_next(u32 word, u32 psn, u32 window)
+static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
+				u32 span)
 {
-	/* Where @psn lies from the oldest PSN that passes: the window behind. */
-	u32 off = (psn - word + window) & ROCE_QPN_MASK;
+	u32 next = word & ROCE_QPN_MASK, behind = window, lag;
 
-	if (unlikely(!(word & ROCE_PSN_KNOWN)))
-		return roce_psn_start(psn + 1);
-	/* Behind: at most the window; the word stays. */
-	if (off < window)
-		return word;
-	/* Ahead: less than the window (all of it at the largest window). */
-	return off - window < window ? roce_psn_start(psn + 1) : 0;
+	if (unlikely(!(word & ROCE_PSN_KNOWN)) ||
+	    ((psn - next) & ROCE_QPN_MASK) < window) {
+		if (unlikely(span > 1))
+			word = roce_psn_read_seen(word, span);
+		return ((word | ROCE_PSN_KNOWN | ROCE_PSN_SEEN) &
+			~ROCE_QPN_MASK) | ((psn + span) & ROCE_QPN_MASK);
+	}
+	/*
+	 * Behind: down to the window (or the largest READ) below next, or
+	 * below the peer's floor where that is lower.
+	 */
+	if (unlikely(roce_psn_read_room(word) > behind))
+		behind = roce_psn_read_room(word);	/* 2^23 at most */
+	if ((floor & (ROCE_PSN_KNOWN | ROCE_PSN_SEEN)) ==
+	    (ROCE_PSN_KNOWN | ROCE_PSN_SEEN)) {
+		lag = (next - floor) & ROCE_QPN_MASK;
+		if (lag <= ROCE_PSN_LAG_MAX && lag < ROCE_PSN_WINDOW_MAX - behind)
+			behind += lag;
+	}
+	return ((next - psn) & ROCE_QPN_MASK) <= behind ? word : 0;
+}
+
+/**
+ * roce_psn_in_step() - is @psn in sequence in its space?
+ * @word: the space's word
+ * @psn: the packet's PSN
+ *
+ * Return: true for a space's first packet or one at most
+ * %ROCE_PSN_STEP - 1 ahead of next.
+ */
+static inline bool roce_psn_in_step(u32 word, u32 psn)
+{
+	return !(word & ROCE_PSN_KNOWN) ||
+	       ((psn - word) & ROCE_QPN_MASK) < ROCE_PSN_STEP;
 }
 
 #endif /* _ROCECT_PSN_WINDOW_H */

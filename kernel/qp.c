@@ -175,9 +175,10 @@ void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
  */
 struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
 {
-	if (qp->origin != ROCECT_ORIGIN_LEARNED)
+	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
 		return NULL;
-	return container_of(qp - qp->dir, struct rocect_conn, qp[0]);
+	return container_of(qp - rocect_qp_dir(qp), struct rocect_conn,
+			    qp[0]);
 }
 
 /**

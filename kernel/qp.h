@@ -102,6 +102,36 @@ struct rocect_qp {
 	atomic64_t bytes;
 };
 
+/*
+ * The fields of the word @sqpn shares, read without &rocect_net.lock (the
+ * packet path). Writers hold the lock or the entry is not linked yet; a
+ * reader sees the word before or after a change, each field whole (one
+ * aligned load): data_race() says so to KCSAN.
+ */
+static inline u32 rocect_qp_sqpn(const struct rocect_qp *qp)
+{
+	/* Racing only with the lock's writers, read whole. */
+	return data_race((u32)qp->sqpn);
+}
+
+static inline u8 rocect_qp_origin(const struct rocect_qp *qp)
+{
+	/* Racing only with the lock's writers, read whole. */
+	return data_race((u8)qp->origin);
+}
+
+static inline u8 rocect_qp_dir(const struct rocect_qp *qp)
+{
+	/* Racing only with the lock's writers, read whole. */
+	return data_race((u8)qp->dir);
+}
+
+static inline u8 rocect_qp_inferred_from(const struct rocect_qp *qp)
+{
+	/* Racing only with the lock's writers, read whole. */
+	return data_race((u8)qp->inferred_from);
+}
+
 /**
  * struct rocect_qp_table - the QP entries of one namespace
  * @ht: entries by key; lookups under RCU, changes under &rocect_net.lock
@@ -197,8 +227,10 @@ static inline void rocect_qp_account(struct rocect_qp *qp, unsigned int bytes)
  */
 static inline bool rocect_qp_from_traffic(const struct rocect_qp *qp)
 {
-	return qp->origin == ROCECT_ORIGIN_INFERRED ||
-	       qp->origin == ROCECT_ORIGIN_RECOVERED;
+	u8 origin = rocect_qp_origin(qp);
+
+	return origin == ROCECT_ORIGIN_INFERRED ||
+	       origin == ROCECT_ORIGIN_RECOVERED;
 }
 
 int rocect_qp_net_init(struct rocect_net *rn);

@@ -48,12 +48,13 @@ ROCECT_SETTING(check_iface, CHECK_IFACE, u8, 0, 1, 1)
 ROCECT_SETTING(check_sport, CHECK_SPORT, u8, 0, 1, 1)
 ROCECT_SETTING(check_cnp, CHECK_CNP, u8, 0, 1, 1)
 /*
- * A live sender's PSNs stay within what it has outstanding: 2^20 PSNs
- * either way hold 1 GiB messages at a 1024-byte MTU and keep 7 in 8 of
- * blind guesses out; 2^23 lets every PSN pass.
+ * A live sender moves its PSNs on one at a time (a READ by its packets,
+ * from its RETH), and retransmits back to what the peer has not
+ * acknowledged (psn_window.h): 4096 PSNs either way of that hold losses,
+ * coalesced ACKs and lost ACKs, and let 1 blind guess in 2048 through;
+ * 2^23 lets every PSN pass.
  */
 ROCECT_SETTING(check_psn, CHECK_PSN, u8, 0, 1, 1)
-ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX,
-	       1 << 20)
+ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX, 4096)
 /* A UD QP takes one Q_Key: its peer's packets all carry it. */
 ROCECT_SETTING(check_qkey, CHECK_QKEY, u8, 0, 1, 1)

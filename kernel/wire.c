@@ -286,6 +286,7 @@ static void parse_cm_data(const u8 *d, struct roce_cm *cm)
 		cm->transport = (d[43] >> 1) & 0x3;
 		cm->starting_psn = get_be24(d + 44);
 		cm->pkey = get_unaligned_be16(d + 48);
+		cm->path_mtu = d[50] >> 4;
 		memcpy(cm->local_gid, d + 56, 16);
 		memcpy(cm->remote_gid, d + 72, 16);
 		parse_cma_hdr(d + 140, cm->service_id, &cm->cma);

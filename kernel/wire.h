@@ -36,6 +36,7 @@ enum roce_wire_const {
 
 /* BTH opcodes with a special meaning here. */
 enum roce_opcode {
+	ROCE_OP_RC_READ_REQUEST		= 0x0c,
 	ROCE_OP_UD_SEND_ONLY		= 0x64,
 	ROCE_OP_UD_SEND_ONLY_IMM	= 0x65,
 	ROCE_OP_CNP			= 0x81,
@@ -288,6 +289,7 @@ struct roce_cma_hdr {
  * @qkey: REQ/REP local Q_Key, SIDR_REP Q_Key
  * @pkey: REQ, SIDR_REQ
  * @transport: REQ transport service type (0 RC, 1 UC, 3 XRC)
+ * @path_mtu: REQ path MTU (IBTA code: 1 for 256 to 5 for 4096)
  * @msg_target: REJ MessageRejected / MRA MessageMRAed (0 REQ, 1 REP, 2 other)
  * @reject_reason: REJ reason
  * @sidr_status: SIDR_REP status
@@ -310,6 +312,7 @@ struct roce_cm {
 	u32 qkey;
 	u16 pkey;
 	u8 transport;
+	u8 path_mtu;
 	u8 msg_target;
 	u16 reject_reason;
 	u8 sidr_status;
@@ -407,6 +410,25 @@ static inline const u8 *roce_pkt_saddr(const struct roce_pkt *pkt)
 static inline const u8 *roce_pkt_daddr(const struct roce_pkt *pkt)
 {
 	return pkt->iph + (pkt->family == 4 ? ROCE_IP4_DADDR : ROCE_IP6_DADDR);
+}
+
+/**
+ * roce_read_len() - the DMA length an RC RDMA READ request asks for
+ * @ip: the packet from its IP header, as roce_parse() was given it
+ * @caplen: bytes at @ip
+ * @pkt: its parse
+ *
+ * Return: the RETH's DMA length, or 0 for another packet or a RETH
+ * beyond @caplen.
+ */
+static inline u32 roce_read_len(const u8 *ip, u32 caplen,
+				const struct roce_pkt *pkt)
+{
+	if (pkt->bth.opcode != ROCE_OP_RC_READ_REQUEST ||
+	    pkt->payload_off > caplen)
+		return 0;
+	/* The RETH ends the extension headers: its last word is the length. */
+	return get_unaligned_be32(ip + pkt->payload_off - 4);
 }
 
 static inline u16 roce_pkt_sport(const struct roce_pkt *pkt)

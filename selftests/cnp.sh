@@ -187,9 +187,11 @@ check "on demand: to QP 0x17 with UDP source port 0" test \
 	"$(jq -s '[.[] | select(.dqpn == 23 and .sport == 0)] | length' "$pkts/cnps.json")" -ge 1
 
 # Test that an entry's congestion goes with it (its record is apart from
-# it): the delete event still shows the CE count, and a new entry of the
-# same key starts from none.
+# it): the delete event still shows the CE count, a new entry of the same
+# key starts from none, and no record outlives the entries (cong-count).
 ce=$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')
+records=$(stat_json "$r" cong-count)
+check "congestion records: at least c1's a -> b ($records)" test "$records" -ge 1
 check "c1's entry a -> b saw CE ($ce packets)" test "$ce" -gt 300
 on "$r" -j monitor count 2 >"$pkts/events" 2>"$pkts/mon.err" &
 mon=$!
@@ -201,6 +203,7 @@ check "... monitor saw both entries go" \
 bg=
 check "... a -> b's delete event with its CE count" is \
 	"$(jq -s '[.[] | select(.event == "delete" and .dqpn == 42)][0].ce' "$pkts/events")" "$ce"
+check "... its record gone with it" test "$(stat_json "$r" cong-count)" -lt "$records"
 check "managed entry of the same key" \
 	on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
 check "... no CE on it" is \
@@ -211,6 +214,8 @@ check "CE packet to it" send "$a" c1-data
 check "... counted on it, and a CNP" is \
 	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].ce')-$(stat_json "$r" cnp-sent)" \
 	"1-$((before + 1))"
+check "every entry flushed: no congestion record left" eval \
+	'on "$r" qp flush && is "$(stat_json "$r" qp-count) $(stat_json "$r" cong-count)" "0 0"'
 
 # Test the endpoint case: the helper on b sends CNPs for what it receives.
 # r's existing conntracks keep the helper, and with it r's CNPs and CE

@@ -41,6 +41,8 @@ ksft_start()
 	[ -f "$ROCECT_KO" ] || { echo "SKIP: $ROCECT_KO not built"; exit $ksft_skip; }
 	[ -x "$ROCECT" ] || { echo "SKIP: $ROCECT not built"; exit $ksft_skip; }
 	trap ksft_cleanup EXIT
+	# The runner's timeout sends TERM: clean up on the way out too.
+	trap 'exit 124' TERM
 	unload_module
 }
 

@@ -147,7 +147,7 @@ check "topology: a, r, b and m; rp_filter off on r" \
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "checks on by default" is \
 	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp", ."check-psn", ."psn-window", ."check-qkey"]')" \
-	'["on","on","on","on",1048576,"on"]'
+	'["on","on","on","on",4096,"on"]'
 # Learned entries must outlive a slow guest's run.
 check "unknown-qp drop, cnp on" on "$r" config set unknown-qp drop cnp on idle-timeout 3600
 check "IPv4 handshake a -> b" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
@@ -328,6 +328,8 @@ check "... monitor got its 2 events" busywait 20000 sh -c "! kill -0 $mon 2>/dev
 check "... the binding, once, then the delete" is \
 	"$(jq -s -r 'map("\(.event) \(.dqpn) \(.iif) \(.sport)") | join(",")' "$pkts/events")" \
 	"change 85 $if0 53334,delete 85 $if0 53334"
+check "... numbered in order (seq)" \
+	jq -se 'length == 2 and .[0].seq > 0 and .[1].seq > .[0].seq' "$pkts/events"
 
 # rocect save keeps a managed entry's binding; a restore binds it at once.
 check "managed a -> b's QP 0x55 bound by a's packet" eval \

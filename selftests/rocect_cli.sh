@@ -174,8 +174,9 @@ promcheck()
 	        assert fams[metric].type == "counter", metric
 	        for lk, lv in v.items():
 	            assert value(metric, **{label: lk}) == lv, (metric, lk); n += 1
-	    elif k in ("qp-count", "conn-count"):
-	        g = {"qp-count": "rocect_qp_entries", "conn-count": "rocect_conn_entries"}[k]
+	    elif k in ("qp-count", "conn-count", "cong-count"):
+	        g = {"qp-count": "rocect_qp_entries", "conn-count": "rocect_conn_entries",
+	             "cong-count": "rocect_congestion_records"}[k]
 	        assert fams[g].type == "gauge" and value(g) == v, (g, v); n += 1
 	    else:
 	        assert fams[m].type == "counter" and value(m) == v, (m, v)

@@ -9,8 +9,9 @@
  *	/var/lib/prometheus/node-exporter/rocect.prom
  *
  * Every counter of "rocect stats" becomes rocect_<name>_total; the groups
- * (class, malformed, cm) become one metric each with a label; qp-count and
- * conn-count are gauges, as are the max-qps and max-conns settings. With
+ * (class, malformed, cm) become one metric each with a label; qp-count,
+ * conn-count and cong-count are gauges, as are the max-qps and max-conns
+ * settings. With
  * -n NAME every sample carries netns="NAME".
  */
 #include <stdio.h>
@@ -35,6 +36,8 @@ static const struct {
 } gauges[] = {
 	{ "qp-count", "rocect_qp_entries", "QP entries present.", false },
 	{ "conn-count", "rocect_conn_entries", "Connections tracked now.", false },
+	{ "cong-count", "rocect_congestion_records",
+	  "QP entries with congestion counters (CE seen or CNP asked for).", false },
 	{ "max-qps", "rocect_max_qps", "The max-qps setting.", true },
 	{ "max-conns", "rocect_max_conns", "The max-conns setting.", true },
 };

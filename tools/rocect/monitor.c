@@ -38,7 +38,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct monitor *m = data;
 	struct rd *rd = m->rd;
 	char when[96] = "";
-	json_object *o;
+	json_object *o, *seq;
 	const char *ev;
 
 	switch (g->cmd) {
@@ -73,6 +73,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			if (json_object_object_get_ex(o, *c, &v))
 				printf(" %s %s", *c, json_object_get_string(v));
 		}
+		if (json_object_object_get_ex(o, "seq", &seq))
+			printf(" seq %s", json_object_get_string(seq));
 		putchar('\n');
 	}
 	fflush(stdout);

@@ -89,6 +89,8 @@ static const struct rd_field qp_fields[] = {
 	/* Once bound: where the sender's packets come in, and from. */
 	RD_FIELD("iif", ROCECT_A_QP_IIF, RD_U32),
 	RD_FIELD("sport", ROCECT_A_QP_SPORT, RD_U16),
+	/* Events only: their order. */
+	RD_FIELD("seq", ROCECT_A_QP_EVENT_SEQ, RD_U64),
 	RD_FIELDS_END
 };
 

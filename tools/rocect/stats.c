@@ -174,6 +174,11 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 		json_object_object_add(o, "conn-count", json_object_new_int64(n));
 	}
+	if (tb[ROCECT_A_STATS_CONG_COUNT]) {
+		uint32_t n = mnl_attr_get_u32(tb[ROCECT_A_STATS_CONG_COUNT]);
+
+		json_object_object_add(o, "cong-count", json_object_new_int64(n));
+	}
 	json_object_object_add(o, "class",
 			       nest_json(tb[ROCECT_A_STATS_CLASS], class_name));
 	json_object_object_add(o, "malformed",

@@ -88,6 +88,10 @@ enum {
 					 * its low 32 bits
 					 */
 	ROCECT_A_QP_CNPS64,		/* u64, CNPs sent; CNPS: low 32 bits */
+	ROCECT_A_QP_EVENT_SEQ,		/* u64, events only: the namespace's
+					 * sequence number of the event, taken
+					 * with the change: order events by it
+					 */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
@@ -201,6 +205,7 @@ enum {
 	ROCECT_A_STATS_QP_SOURCE_FULL,	/* u64, not inferred: source at its share */
 	ROCECT_A_STATS_WRONG_PSN,	/* u64, data outside its PSN window */
 	ROCECT_A_STATS_WRONG_QKEY,	/* u64, UD data with another Q_Key */
+	ROCECT_A_STATS_CONG_COUNT,	/* u32, congestion records now */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
