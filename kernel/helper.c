@@ -172,24 +172,37 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 #define PSN_RESYNC_IDLE		(10 * HZ)
 
 /*
- * The peer's acknowledgements of this direction's requests: the responses
- * word of the reverse entry of a learned connection (psn_window.h), or 0
- * where the directions are not linked.
+ * A peer silent this long has its direction routed another way now (or
+ * is gone): its words no longer bound this direction's.
  */
-static u32 peer_floor(const struct rocect_qp *qp, enum roce_psn_space space)
-{
-	const struct rocect_conn *conn;
+#define PSN_PEER_QUIET		(10 * HZ)
 
-	if (space != ROCE_PSN_REQUESTS)
+/*
+ * The reverse direction's word that bounds this space (psn_window.h):
+ * for requests the peer's responses (what it acknowledged: the floor),
+ * for responses the peer's requests (what can be answered: the ceiling);
+ * 0 where the directions are not linked (all but learned connections,
+ * which embed both) or the peer has been quiet.
+ */
+static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
+{
+	const struct rocect_conn *conn = rocect_qp_conn(qp);
+	const struct rocect_qp *peer;
+
+	if (!conn)
 		return 0;
-	conn = rocect_qp_conn(qp);
-	return conn ? READ_ONCE(conn->qp[!rocect_qp_dir(qp)].psn[ROCE_PSN_RESPONSES]) : 0;
+	peer = &conn->qp[!rocect_qp_dir(qp)];
+	if ((u32)jiffies - READ_ONCE(peer->last_seen) > PSN_PEER_QUIET)
+		return 0;
+	return READ_ONCE(peer->psn[space == ROCE_PSN_REQUESTS ?
+				  ROCE_PSN_RESPONSES : ROCE_PSN_REQUESTS]);
 }
 
 /*
  * Does an RC or UC packet's PSN fall within the window of its space
- * (psn_window.h)? Decides where it would move the window; a FIRST or
- * MIDDLE request tells the path MTU, which READ requests need. A port is
+ * (psn_window.h)? Decides where it would move the window; the first FIRST
+ * or MIDDLE request tells the path MTU where the REQ did not, which READ
+ * requests need. A port is
  * bound only by a packet in sequence (roce_psn_in_step()): a blind guess
  * must hit 64 PSNs to bind one, not the window.
  */
@@ -200,14 +213,16 @@ static bool psn_in_window(const struct rocect_config *c,
 	enum roce_psn_space space = roce_psn_space_of(pkt->bth.opcode);
 	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(qp->psn[space]);
 	u32 next;
-	u32 span = 1, mtu;
+	u32 span = 1, mtu, peer;
 
 	BUILD_BUG_ON(ARRAY_SIZE(qp->psn) != ROCE_PSN_SPACES);
 	BUILD_BUG_ON((u32)ROCECT_PSN_WINDOW_MAX != (u32)ROCE_PSN_WINDOW_MAX);
 	if (unlikely(pkt->bth.opcode == ROCE_OP_RC_READ_REQUEST))
 		span = roce_psn_read_span(old, roce_read_len(ip, caplen, pkt));
+	peer = peer_word(qp, space);
 	next = roce_psn_next(old, psn, rocect_cfg(c, psn_window),
-			     peer_floor(qp, space), span);
+			     space == ROCE_PSN_REQUESTS ? peer : 0,
+			     space == ROCE_PSN_RESPONSES ? peer : 0, span);
 	if (unlikely(!next)) {
 		if (rocect_qp_origin(qp) == ROCECT_ORIGIN_LEARNED ||
 		    (u32)jiffies - READ_ONCE(qp->last_seen) <= PSN_RESYNC_IDLE)
@@ -217,7 +232,9 @@ static bool psn_in_window(const struct rocect_config *c,
 	}
 	if (b->sport && !roce_psn_in_step(old, psn))
 		b->sport = 0;
+	/* Once known (from the REQ, or a first guess), it stays. */
 	if (unlikely(space == ROCE_PSN_REQUESTS &&
+		     !(old & ROCE_PSN_MTU_MASK) &&
 		     roce_psn_first_or_middle(pkt->bth.opcode))) {
 		mtu = roce_psn_mtu_code(pkt->payload_len);
 		if (mtu)

@@ -199,28 +199,22 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
  * @what: &enum rocect_event
  *
  * For changes that the packet path makes without the lock (an entry's
- * binding to its sender, by cmpxchg): once per entry, so no flood.
+ * binding to its sender, by cmpxchg): once per entry, so the lock it
+ * takes to number the event after the entry's CREATE and before its
+ * DELETE costs one acquisition per entry. An entry deleted meanwhile had
+ * its delete event: this one is not sent.
  *
  * Context: under rcu_read_lock(), &rocect_net.lock not held.
  */
-void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
+void rocect_event_now(struct rocect_net *rn, struct rocect_qp *qp,
 		      enum rocect_event what)
 {
-	const struct rocect_event_sink *sink = rcu_dereference(event_sink);
-	u64 seq;
+	struct rocect_events ev;
 
-	if (!sink)
-		return;
-	/*
-	 * Numbered before the entry is read linked: an unlink sets linked
-	 * before it numbers its DELETE (atomic64_inc_return() orders both),
-	 * so an entry still linked here gets its DELETE after this number;
-	 * one deleted meanwhile had its delete event, and this is not sent.
-	 */
-	seq = atomic64_inc_return(&rn->event_seq);
-	/* Racing the lock's writers of the word, read whole. */
-	if (data_race((u32)qp->linked))
-		sink->send(rn, qp, what, seq);
+	rocect_net_lock(rn, &ev);
+	if (qp->linked)
+		rocect_event(rn, qp, what);
+	rocect_net_unlock(rn, &ev);
 }
 
 /**

@@ -64,7 +64,7 @@ void rocect_net_lock(struct rocect_net *rn, struct rocect_events *ev);
 void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev);
 void rocect_event(struct rocect_net *rn, struct rocect_qp *qp,
 		  enum rocect_event what);
-void rocect_event_now(struct rocect_net *rn, const struct rocect_qp *qp,
+void rocect_event_now(struct rocect_net *rn, struct rocect_qp *qp,
 		      enum rocect_event what);
 
 /**

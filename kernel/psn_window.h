@@ -25,11 +25,15 @@
  * the lower edge there (TCP conntrack bounds a direction by what the
  * other acknowledged the same way) keeps the real sender inside the
  * window even after guesses moved next on: only the peer's own responses
- * move the floor. Where no response has been seen (one direction routed
- * past the router, a managed entry, no link between the directions), the
- * lower edge is next's: a guess that lands ahead still passes at the same
- * rate, but two that land before the sender catches up can leave its
- * PSNs behind the window.
+ * move the floor, and next never gets half the PSN space beyond it.
+ * Responses, the other way round, must name a request seen (before the
+ * peer's next requests word: the ceiling), may jump as far ahead as that
+ * (a coalesced ACK of any length), and go back as far as the peer's
+ * largest READ. Where the peer's direction is not seen (routed past the
+ * router, a managed entry, no link between the directions), the lower
+ * edge is next's: a guess that lands ahead still passes at the same rate,
+ * but two that land before the sender catches up can leave its PSNs
+ * behind the window.
  *
  * Neither space needs a packet of the other direction to start: a window
  * holds where routing is asymmetric; it starts at the starting PSN of the
@@ -76,12 +80,6 @@ enum roce_psn_window_const {
 	ROCE_PSN_READ_MASK	= 7 << ROCE_PSN_READ_SHIFT,
 	/* Half the PSN space either way: every PSN passes. */
 	ROCE_PSN_WINDOW_MAX	= 1 << 23,
-	/*
-	 * The most a live requester keeps unacknowledged: a peer's floor
-	 * further behind than this is stale (its responses now go another
-	 * way) and is not used.
-	 */
-	ROCE_PSN_LAG_MAX	= 1 << 20,
 	/*
 	 * A packet at most this far ahead of next is in sequence: only such
 	 * a packet binds its entry's UDP source port, so that a blind guess
@@ -150,15 +148,20 @@ static inline bool roce_psn_first_or_middle(u8 opcode)
  * @word: its requests word, whose MTU bits say the path MTU
  * @len: the RETH's DMA length
  *
- * Return: one PSN per response packet, at least 1; 1 while the path MTU
- * is unknown (the window ahead then has to hold the READ).
+ * Return: one PSN per response packet, at least 1. While the path MTU is
+ * unknown, as many as the smallest (256) makes: next then lies beyond
+ * the real requester's next request, which the READ's room behind
+ * (roce_psn_read_room()) lets pass. Lengths beyond 2^31, the most a
+ * message carries, count as 2^31.
  */
 static inline u32 roce_psn_read_span(u32 word, u32 len)
 {
 	u32 code = (word & ROCE_PSN_MTU_MASK) >> ROCE_PSN_MTU_SHIFT;
-	u32 shift = code + 7;
+	u32 shift = code && code <= 5 ? code + 7 : 8;
 
-	if (!code || code > 5 || len <= (1u << shift))
+	if (len > 1u << 31)
+		len = 1u << 31;
+	if (len <= (1u << shift))
 		return 1;
 	return (len >> shift) + !!(len & ((1u << shift) - 1));
 }
@@ -193,10 +196,22 @@ static inline u32 roce_psn_read_seen(u32 word, u32 span)
  * @word: the space's word: %ROCE_PSN_KNOWN | next, or 0 before the first
  *	packet (flag bits other than those are kept)
  * @psn: the packet's PSN
- * @window: PSNs either way, 1 to %ROCE_PSN_WINDOW_MAX
- * @floor: requests only: the peer's responses word (the PSN after the
- *	newest request it acknowledged), or 0
+ * @window: PSNs either way, 1 to %ROCE_PSN_WINDOW_MAX (which lets every
+ *	PSN pass, floor and ceiling aside)
+ * @floor: requests: the peer's responses word (the PSN after the newest
+ *	request it acknowledged), or 0 where the peer's responses are not
+ *	seen here
+ * @ceil: responses: the peer's requests word (the PSN after the newest
+ *	request seen), or 0 where the peer's requests are not seen here
  * @span: the PSNs the packet takes: 1, or a READ's roce_psn_read_span()
+ *
+ * With a floor, requests pass down to the window below it, and next never
+ * moves half the PSN space or more beyond it: whatever guesses landed
+ * ahead, the real requester, which sends from the oldest request its
+ * peer has not acknowledged, stays inside. With a ceiling, a response
+ * must name a request seen (before the peer's next), as far ahead as
+ * that (a coalesced ACK), and may go back as far as the peer's largest
+ * READ (it repeats its responses).
  *
  * Inline: called for every RC and UC data packet of a known QP.
  *
@@ -204,30 +219,46 @@ static inline u32 roce_psn_read_seen(u32 word, u32 span)
  * it; one ahead moves it on), or 0 if @psn lies outside the window.
  */
 static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
-				u32 span)
+				u32 ceil, u32 span)
 {
-	u32 next = word & ROCE_QPN_MASK, behind = window, lag;
+	const u32 both = ROCE_PSN_KNOWN | ROCE_PSN_SEEN;
+	u32 next = word & ROCE_QPN_MASK, ahead = window, behind = window;
+	u32 lag = 0, d;
 
+	if (unlikely(window >= ROCE_PSN_WINDOW_MAX)) {
+		floor = 0;
+		ceil = 0;
+	}
+	if (unlikely((ceil & both) == both)) {
+		if (((ceil - 1 - psn) & ROCE_QPN_MASK) >= ROCE_PSN_WINDOW_MAX)
+			return 0;
+		d = (ceil - next) & ROCE_QPN_MASK;
+		if (d < ROCE_PSN_WINDOW_MAX && d > ahead)
+			ahead = d;
+		if (roce_psn_read_room(ceil) > behind)
+			behind = roce_psn_read_room(ceil);
+	}
+	/* The floor counts where it is behind next, as a live peer's is. */
+	if ((floor & both) == both) {
+		lag = (next - floor) & ROCE_QPN_MASK;
+		if (lag >= ROCE_PSN_WINDOW_MAX)
+			lag = 0;
+	}
 	if (unlikely(!(word & ROCE_PSN_KNOWN)) ||
-	    ((psn - next) & ROCE_QPN_MASK) < window) {
+	    ((psn - next) & ROCE_QPN_MASK) < ahead) {
+		if ((floor & both) == both &&
+		    ((psn + span - floor) & ROCE_QPN_MASK) >= ROCE_PSN_WINDOW_MAX &&
+		    (lag || next == (floor & ROCE_QPN_MASK)))
+			return 0;
 		if (unlikely(span > 1))
 			word = roce_psn_read_seen(word, span);
-		return ((word | ROCE_PSN_KNOWN | ROCE_PSN_SEEN) &
-			~ROCE_QPN_MASK) | ((psn + span) & ROCE_QPN_MASK);
+		return ((word | both) & ~ROCE_QPN_MASK) |
+		       ((psn + span) & ROCE_QPN_MASK);
 	}
-	/*
-	 * Behind: down to the window (or the largest READ) below next, or
-	 * below the peer's floor where that is lower.
-	 */
+	/* Behind: the window (or the largest READ) below next or the floor. */
 	if (unlikely(roce_psn_read_room(word) > behind))
 		behind = roce_psn_read_room(word);	/* 2^23 at most */
-	if ((floor & (ROCE_PSN_KNOWN | ROCE_PSN_SEEN)) ==
-	    (ROCE_PSN_KNOWN | ROCE_PSN_SEEN)) {
-		lag = (next - floor) & ROCE_QPN_MASK;
-		if (lag <= ROCE_PSN_LAG_MAX && lag < ROCE_PSN_WINDOW_MAX - behind)
-			behind += lag;
-	}
-	return ((next - psn) & ROCE_QPN_MASK) <= behind ? word : 0;
+	return ((next - psn) & ROCE_QPN_MASK) <= lag + behind ? word : 0;
 }
 
 /**

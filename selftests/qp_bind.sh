@@ -88,7 +88,8 @@ save('c2-wrap', *[p(A, B, 0x04, 0x2b, 0xfffff0 + i, 0xd018, 64) for i in range(3
 save('c2-ack', p(B, A, 0x11, 0x18, 0x00000f, 0xd02b))
 save('c2-retx', *[p(A, B, 0x04, 0x2b, 0xfffff8 + i, 0xd018, 64) for i in range(4)])
 # A READ of 64 packets at 0x10, b's responses, a's next request at 0x50.
-save('c2-read', p(A, B, 0x0c, 0x2b, 0x10, 0xd018, 16))
+save('c2-read', roce_pkt.data_packet(4, A, B, 0x0c, 0x2b, 0x10,
+     ext=bytes(12) + (64 * 1024).to_bytes(4, 'big'), ip_args={'sport': 0xd018}))
 save('c2-rresp', *[p(B, A, 0x0d if i == 0 else 0x0f if i == 63 else 0x0e, 0x18,
                      0x10 + i, 0xd02b, 256) for i in range(64)])
 save('c2-next', p(A, B, 0x04, 0x2b, 0x50, 0xd018, 64))

@@ -29,7 +29,7 @@ static u32 pos(u32 word)
 /* One space: feed @psn; true if it passed. */
 static bool seen(u32 *word, u32 psn)
 {
-	u32 next = roce_psn_next(*word, psn & ROCE_QPN_MASK, WINDOW, 0, 1);
+	u32 next = roce_psn_next(*word, psn & ROCE_QPN_MASK, WINDOW, 0, 0, 1);
 
 	if (next)
 		*word = next;
@@ -117,12 +117,12 @@ static void test_injection(void)
 	EXPECT(!seen(&w, 0x123456 - 0x400000));
 	EXPECT(pos(w) == roce_psn_start(0x123457));
 	/* A window of half the space lets every PSN pass. */
-	EXPECT(roce_psn_next(w, 0x923457, ROCE_PSN_WINDOW_MAX, 0, 1) &&
-	       roce_psn_next(w, 0x923456, ROCE_PSN_WINDOW_MAX, 0, 1) &&
-	       roce_psn_next(w, 0x123456, ROCE_PSN_WINDOW_MAX, 0, 1));
+	EXPECT(roce_psn_next(w, 0x923457, ROCE_PSN_WINDOW_MAX, 0, 0, 1) &&
+	       roce_psn_next(w, 0x923456, ROCE_PSN_WINDOW_MAX, 0, 0, 1) &&
+	       roce_psn_next(w, 0x123456, ROCE_PSN_WINDOW_MAX, 0, 0, 1));
 	/* A window of 1: the next PSN and the last one only. */
-	EXPECT(roce_psn_next(w, 0x123457, 1, 0, 1) && roce_psn_next(w, 0x123456, 1, 0, 1) &&
-	       !roce_psn_next(w, 0x123458, 1, 0, 1) && !roce_psn_next(w, 0x123455, 1, 0, 1));
+	EXPECT(roce_psn_next(w, 0x123457, 1, 0, 0, 1) && roce_psn_next(w, 0x123456, 1, 0, 0, 1) &&
+	       !roce_psn_next(w, 0x123458, 1, 0, 0, 1) && !roce_psn_next(w, 0x123455, 1, 0, 0, 1));
 	result(ok, "psn: PSNs beyond the window do not pass or move it; the window's size");
 }
 
@@ -132,7 +132,7 @@ static u32 passing(u32 word, u32 window, u32 floor)
 	u32 psn, n = 0;
 
 	for (psn = 0; psn <= ROCE_QPN_MASK; psn++)
-		n += roce_psn_next(word, psn, window, floor, 1) != 0;
+		n += roce_psn_next(word, psn, window, floor, 0, 1) != 0;
 	return n;
 }
 
@@ -148,10 +148,8 @@ static void test_blind_rate(void)
 	/* 1000 requests unacknowledged widen it by those: still below 1/1000. */
 	floor = roce_psn_start(0x345678 - 1000) | ROCE_PSN_SEEN;
 	EXPECT(passing(w, 4096, floor) == 9192);
-	/* A floor no response has moved, or stale, widens nothing. */
+	/* A floor no response has moved widens nothing. */
 	EXPECT(passing(w, 4096, roce_psn_start(0x345678 - 1000)) == 8192);
-	EXPECT(passing(w, 4096, roce_psn_start(0x345678 - 0x200000) |
-			       ROCE_PSN_SEEN) == 8192);
 	/* The largest window lets every PSN pass, with a floor or not. */
 	EXPECT(passing(w, ROCE_PSN_WINDOW_MAX, floor) == ROCE_QPN_MASK + 1);
 	result(ok, "psn: 2 x window of 2^24 PSNs pass; a floor widens by what is unacknowledged");
@@ -160,26 +158,38 @@ static void test_blind_rate(void)
 static void test_guesses_cannot_cut_off(void)
 {
 	u32 req = roce_psn_start(0x000100), floor = roce_psn_start(0x000100);
-	u32 guess, i;
+	u32 guess, i, big;
 	bool ok = true;
 
 	/* The sender's requests 0x100-0x1ff; the peer acknowledges them. */
 	for (i = 0x100; i < 0x200; i++)
 		EXPECT(seen(&req, i));
-	floor = roce_psn_next(floor, 0x1ff, WINDOW, 0, 1);
+	floor = roce_psn_next(floor, 0x1ff, WINDOW, 0, 0, 1);
 	EXPECT(pos(floor) == roce_psn_start(0x200));
 	/* Guesses that land just inside the window ahead, 20 times over. */
 	for (i = 0, guess = 0x200 + WINDOW - 1; i < 20; i++) {
-		req = roce_psn_next(req, guess, WINDOW, floor, 1);
+		req = roce_psn_next(req, guess, WINDOW, floor, 0, 1);
 		EXPECT(req);
 		guess = (req & ROCE_QPN_MASK) + WINDOW - 1;
 	}
 	/* The sender's own next request still passes: the floor holds it. */
-	EXPECT(roce_psn_next(req, 0x200, WINDOW, floor, 1));
+	EXPECT(roce_psn_next(req, 0x200, WINDOW, floor, 0, 1));
 	/* ... and a retransmission back to its oldest unacknowledged. */
-	EXPECT(roce_psn_next(req, 0x200 - WINDOW, WINDOW, floor, 1));
+	EXPECT(roce_psn_next(req, 0x200 - WINDOW, WINDOW, floor, 0, 1));
 	/* Without the peer's floor it would not. */
-	EXPECT(!roce_psn_next(req, 0x200, WINDOW, 0, 1));
+	EXPECT(!roce_psn_next(req, 0x200, WINDOW, 0, 0, 1));
+	/*
+	 * Forged READs of 2^31 bytes at a 256-byte MTU (2^23 PSNs each):
+	 * next may not get half the space beyond the floor, the sender passes.
+	 */
+	for (i = 0; i < 8; i++) {
+		guess = (req & ROCE_QPN_MASK) + 1;
+		big = roce_psn_next(req | 1 << ROCE_PSN_MTU_SHIFT, guess, WINDOW,
+				    floor, 0, roce_psn_read_span(1 << ROCE_PSN_MTU_SHIFT,
+								 0xffffffffu));
+		EXPECT(!big);
+	}
+	EXPECT(roce_psn_next(req, 0x200, WINDOW, floor, 0, 1));
 	result(ok, "psn: guesses ahead move next, the peer's floor keeps the sender in");
 }
 
@@ -201,13 +211,14 @@ static void test_read_span_and_step(void)
 	EXPECT(span == 1u << 21);
 	EXPECT(roce_psn_read_span(req, 0) == 1 && roce_psn_read_span(req, 1024) == 1 &&
 	       roce_psn_read_span(req, 1025) == 2);
-	/* The MTU unknown: one PSN (the window ahead must hold the READ). */
-	EXPECT(roce_psn_read_span(roce_psn_start(0x10), 0x80000000u) == 1);
-	req = roce_psn_next(req, 0x10, WINDOW, 0, span);
+	/* The MTU unknown: as at 256 bytes; beyond 2^31: as 2^31. */
+	EXPECT(roce_psn_read_span(roce_psn_start(0x10), 0x80000000u) == 1u << 23);
+	EXPECT(roce_psn_read_span(req, 0xffffffffu) == 1u << 21);
+	req = roce_psn_next(req, 0x10, WINDOW, 0, 0, span);
 	EXPECT(pos(req) == roce_psn_start(0x10 + (1u << 21)));
 	EXPECT((req & ROCE_PSN_MTU_MASK) == 3 << ROCE_PSN_MTU_SHIFT);
 	/* The next request, 2^21 on, and the READ's responses all pass. */
-	EXPECT(roce_psn_next(req, 0x10 + (1u << 21), WINDOW, 0, 1));
+	EXPECT(roce_psn_next(req, 0x10 + (1u << 21), WINDOW, 0, 0, 1));
 	/*
 	 * Responses lost after the router: the READ asked again from the
 	 * middle, although the peer's floor has passed it: the largest READ
@@ -215,9 +226,9 @@ static void test_read_span_and_step(void)
 	 */
 	EXPECT(roce_psn_read_room(req) == 1u << 21);
 	EXPECT(roce_psn_next(req, 0x10 + 1000, WINDOW,
-			     roce_psn_start(0x10 + (1u << 21)) | ROCE_PSN_SEEN, 1));
+			     roce_psn_start(0x10 + (1u << 21)) | ROCE_PSN_SEEN, 0, 1));
 	small = roce_psn_next(roce_psn_start(5) | 3 << ROCE_PSN_MTU_SHIFT, 5,
-			      WINDOW, 0, 64);
+			      WINDOW, 0, 0, 64);
 	EXPECT(small && !roce_psn_read_room(small));
 	EXPECT(roce_psn_read_room(roce_psn_read_seen(0, 2049)) == 1u << 13 &&
 	       roce_psn_read_room(roce_psn_read_seen(0, 1u << 23)) == 1u << 23);
@@ -231,6 +242,30 @@ static void test_read_span_and_step(void)
 	result(ok, "psn: a 2 GiB READ moves the requests 2^21 on; MTU codes; in sequence");
 }
 
+static void test_ceiling(void)
+{
+	u32 resp = roce_psn_start(0x100) | ROCE_PSN_SEEN;
+	u32 ceil = roce_psn_start(0x100 + 3001) | ROCE_PSN_SEEN;
+	bool ok = true;
+
+	/* One ACK for 3001 requests: beyond the window, before the ceiling. */
+	EXPECT(pos(roce_psn_next(resp, 0x100 + 3000, WINDOW, 0, ceil, 1)) ==
+	       roce_psn_start(0x100 + 3001));
+	/* Responses to requests not seen: none, even inside the window. */
+	EXPECT(!roce_psn_next(resp, 0x100 + 3001, WINDOW, 0, ceil, 1));
+	ceil = roce_psn_start(0x100 + 10) | ROCE_PSN_SEEN;
+	EXPECT(!roce_psn_next(resp, 0x100 + 10, WINDOW, 0, ceil, 1));
+	EXPECT(roce_psn_next(resp, 0x100 + 9, WINDOW, 0, ceil, 1));
+	/* Behind: the window, or the peer's largest READ. */
+	EXPECT(roce_psn_next(resp, 0x100 - WINDOW, WINDOW, 0, ceil, 1));
+	EXPECT(!roce_psn_next(resp, 0x100 - 2 * WINDOW, WINDOW, 0, ceil, 1));
+	EXPECT(roce_psn_next(resp, 0x100 - 2 * WINDOW, WINDOW, 0,
+			     roce_psn_read_seen(ceil, 1 << 15), 1));
+	/* The largest window: every PSN, ceiling or not. */
+	EXPECT(roce_psn_next(resp, 0x900000, ROCE_PSN_WINDOW_MAX, 0, ceil, 1));
+	result(ok, "psn: responses before the peer's next requests, a coalesced ACK of any length");
+}
+
 void test_psn_window(void)
 {
 	test_in_order_and_wrap();
@@ -240,4 +275,5 @@ void test_psn_window(void)
 	test_blind_rate();
 	test_guesses_cannot_cut_off();
 	test_read_span_and_step();
+	test_ceiling();
 }

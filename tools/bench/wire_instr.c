@@ -203,7 +203,7 @@ static NOINLINE void op_psn_window(unsigned int i)
 {
 	u32 *word = &psn_words[roce_psn_space_of(pkt.bth.opcode)];
 	u32 next = roce_psn_next(*word, i & ROCE_QPN_MASK, 4096,
-				 psn_words[ROCE_PSN_RESPONSES], 1);
+				 psn_words[ROCE_PSN_RESPONSES], 0, 1);
 
 	if (next != *word)
 		*word = next;
