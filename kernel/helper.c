@@ -172,30 +172,38 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
 #define PSN_RESYNC_IDLE		(10 * HZ)
 
 /*
- * A peer silent this long has its direction routed another way now (or
- * is gone): its words no longer bound this direction's.
+ * A peer silent this long may have its requests routed another way now:
+ * its requests word no longer bounds this direction's responses.
  */
 #define PSN_PEER_QUIET		(10 * HZ)
 
 /*
- * The reverse direction's word that bounds this space (psn_window.h):
- * for requests the peer's responses (what it acknowledged: the floor),
- * for responses the peer's requests (what can be answered: the ceiling);
+ * The reverse direction's word that bounds this space (psn_window.h), or
  * 0 where the directions are not linked (all but learned connections,
- * which embed both) or the peer has been quiet.
+ * which embed both):
+ * - for requests the peer's responses, what it acknowledged (the floor),
+ *   however long ago: a floor is never stale in the attacker's favour,
+ *   only responses move it, and an idle connection is when a blind
+ *   attacker has most time;
+ * - for responses the peer's requests, what can be answered (the
+ *   ceiling), while the peer is heard: a stale ceiling would drop
+ *   answers to requests that went another way.
  */
 static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
 {
-	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp *peer;
+	u8 dir;
 
-	if (!conn)
+	/* rocect_qp_conn(), inline: every RC and UC packet asks. */
+	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
 		return 0;
-	peer = &conn->qp[!rocect_qp_dir(qp)];
+	dir = rocect_qp_dir(qp);
+	peer = &container_of(qp - dir, struct rocect_conn, qp[0])->qp[!dir];
+	if (space == ROCE_PSN_REQUESTS)
+		return READ_ONCE(peer->psn[ROCE_PSN_RESPONSES]);
 	if ((u32)jiffies - READ_ONCE(peer->last_seen) > PSN_PEER_QUIET)
 		return 0;
-	return READ_ONCE(peer->psn[space == ROCE_PSN_REQUESTS ?
-				  ROCE_PSN_RESPONSES : ROCE_PSN_REQUESTS]);
+	return READ_ONCE(peer->psn[ROCE_PSN_REQUESTS]);
 }
 
 /*

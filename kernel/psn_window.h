@@ -225,6 +225,11 @@ static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
 	u32 next = word & ROCE_QPN_MASK, ahead = window, behind = window;
 	u32 lag = 0, d;
 
+	/* Most packets: the next ones of a space that nothing else bounds. */
+	if (likely(!(floor | ceil) && (word & ROCE_PSN_KNOWN) &&
+		   ((psn - next) & ROCE_QPN_MASK) < window && span == 1))
+		return ((word | ROCE_PSN_SEEN) & ~ROCE_QPN_MASK) |
+		       ((psn + 1) & ROCE_QPN_MASK);
 	if (unlikely(window >= ROCE_PSN_WINDOW_MAX)) {
 		floor = 0;
 		ceil = 0;

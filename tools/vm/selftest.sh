@@ -54,6 +54,8 @@ mkdir -p "$d" && : >"$d/run-vm-selftest" && echo ok >"$ROCECT_OUTDIR/libmodules"
 modinfo -n dummy >"$ROCECT_OUTDIR/dummy" && modprobe dummy &&
 	grep -q "^dummy " /proc/modules && echo ok >"$ROCECT_OUTDIR/dummy-loaded"
 echo "$RVM_TEST" >"$ROCECT_OUTDIR/env"
+cat /proc/sys/kernel/panic_on_warn >"$ROCECT_OUTDIR/panic_on_warn"
+grep -c panic_on_warn /proc/cmdline >"$ROCECT_OUTDIR/cmdline_pow"
 echo "hello from the guest"
 exit 7
 '
@@ -88,6 +90,8 @@ test_basic()
 	check "$k: arguments with spaces and quotes survive" file_is \
 		"$out/args" $'<a b>\n<it\'s>\n<"dq">\n<$HOME>\n<>'
 	check "$k: --env value survives" file_is "$out/env" "x y'z"
+	check "$k: panic_on_warn armed after boot, not on the command line" \
+		eval 'file_is "$out/panic_on_warn" 1 && file_is "$out/cmdline_pow" 0'
 	check "$k: stdout is just the command's output" file_is \
 		"$tmp/$k.stdout" "hello from the guest"
 	check "$k: modprobe nf_conntrack works" file_is "$out/modprobe" ok
