@@ -80,6 +80,22 @@ struct rocect_conn {
 };
 
 /**
+ * rocect_qp_conn() - the connection a learned entry belongs to
+ * @qp: the entry
+ *
+ * Inline: the packet path asks for every RC and UC packet.
+ *
+ * Return: the connection, or NULL for a managed entry.
+ */
+static inline struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
+{
+	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
+		return NULL;
+	return container_of(qp - rocect_qp_dir(qp), struct rocect_conn,
+			    qp[0]);
+}
+
+/**
  * struct rocect_conn_table - the connections of one namespace
  * @ht: connections by key, changes under &rocect_net.lock
  * @count: connections in @ht

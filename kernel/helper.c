@@ -191,14 +191,12 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
  */
 static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
 {
+	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp *peer;
-	u8 dir;
 
-	/* rocect_qp_conn(), inline: every RC and UC packet asks. */
-	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
+	if (!conn)
 		return 0;
-	dir = rocect_qp_dir(qp);
-	peer = &container_of(qp - dir, struct rocect_conn, qp[0])->qp[!dir];
+	peer = &conn->qp[!rocect_qp_dir(qp)];
 	if (space == ROCE_PSN_REQUESTS)
 		return READ_ONCE(peer->psn[ROCE_PSN_RESPONSES]);
 	if ((u32)jiffies - READ_ONCE(peer->last_seen) > PSN_PEER_QUIET)
@@ -210,9 +208,9 @@ static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
  * Does an RC or UC packet's PSN fall within the window of its space
  * (psn_window.h)? Decides where it would move the window; the first FIRST
  * or MIDDLE request tells the path MTU where the REQ did not, which READ
- * requests need. A port is
- * bound only by a packet in sequence (roce_psn_in_step()): a blind guess
- * must hit 64 PSNs to bind one, not the window.
+ * requests need. A port is bound only by a packet in sequence
+ * (roce_psn_in_step()): a blind guess must hit 64 PSNs to bind one, not
+ * the window.
  */
 static bool psn_in_window(const struct rocect_config *c,
 			  const struct rocect_qp *qp, const u8 *ip, u32 caplen,
@@ -220,8 +218,7 @@ static bool psn_in_window(const struct rocect_config *c,
 {
 	enum roce_psn_space space = roce_psn_space_of(pkt->bth.opcode);
 	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(qp->psn[space]);
-	u32 next;
-	u32 span = 1, mtu, peer;
+	u32 next, span = 1, mtu, peer;
 
 	BUILD_BUG_ON(ARRAY_SIZE(qp->psn) != ROCE_PSN_SPACES);
 	BUILD_BUG_ON((u32)ROCECT_PSN_WINDOW_MAX != (u32)ROCE_PSN_WINDOW_MAX);

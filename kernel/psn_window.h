@@ -223,7 +223,7 @@ static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
 {
 	const u32 both = ROCE_PSN_KNOWN | ROCE_PSN_SEEN;
 	u32 next = word & ROCE_QPN_MASK, ahead = window, behind = window;
-	u32 lag = 0, d;
+	u32 lag = 0, d, room;
 
 	/* Most packets: the next ones of a space that nothing else bounds. */
 	if (likely(!(floor | ceil) && (word & ROCE_PSN_KNOWN) &&
@@ -240,8 +240,9 @@ static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
 		d = (ceil - next) & ROCE_QPN_MASK;
 		if (d < ROCE_PSN_WINDOW_MAX && d > ahead)
 			ahead = d;
-		if (roce_psn_read_room(ceil) > behind)
-			behind = roce_psn_read_room(ceil);
+		room = roce_psn_read_room(ceil);
+		if (room > behind)
+			behind = room;
 	}
 	/* The floor counts where it is behind next, as a live peer's is. */
 	if ((floor & both) == both) {
@@ -261,8 +262,9 @@ static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
 		       ((psn + span) & ROCE_QPN_MASK);
 	}
 	/* Behind: the window (or the largest READ) below next or the floor. */
-	if (unlikely(roce_psn_read_room(word) > behind))
-		behind = roce_psn_read_room(word);	/* 2^23 at most */
+	room = roce_psn_read_room(word);	/* 2^23 at most */
+	if (unlikely(room > behind))
+		behind = room;
 	return ((next - psn) & ROCE_QPN_MASK) <= lag + behind ? word : 0;
 }
 

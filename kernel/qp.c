@@ -168,20 +168,6 @@ void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w)
 }
 
 /**
- * rocect_qp_conn() - the connection a learned entry belongs to
- * @qp: the entry
- *
- * Return: the connection, or NULL for a managed entry.
- */
-struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
-{
-	if (rocect_qp_origin(qp) != ROCECT_ORIGIN_LEARNED)
-		return NULL;
-	return container_of(qp - rocect_qp_dir(qp), struct rocect_conn,
-			    qp[0]);
-}
-
-/**
  * rocect_qp_init_entry() - reset an entry before its key is filled in
  * @qp: the entry
  * @origin: &enum rocect_origin

@@ -176,7 +176,6 @@ bool rocect_qp_match(const struct rocect_qp *qp,
 void rocect_qp_find_one(struct rocect_net *rn, const struct rocect_qp_filter *f,
 			struct rocect_qp_key *found, int *matches);
 void rocect_qp_walk_enter(struct rocect_net *rn, struct rocect_walk *w);
-struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp);
 void rocect_qp_init_entry(struct rocect_qp *qp, u8 origin);
 u8 rocect_qp_state(const struct rocect_qp *qp);
 int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
