@@ -12,6 +12,7 @@
 #include <uapi/linux/rocect.h>
 
 #include "netns.h"
+#include "shared_limit.h"
 #include "walk.h"
 
 static struct kmem_cache *conn_cache __read_mostly;
@@ -197,12 +198,14 @@ static void source_follow(struct rocect_source *src, struct rocect_conn *conn,
  * down) makes room, else the oldest half-open one (REQ or REP): a flood of
  * unanswered REQs, or of REQs each refused by a REJ, cannot lock out new
  * connections, and no established connection is ever evicted for a new
- * one.
+ * one. A namespace other than the initial one also needs a place in what
+ * all of them share (shared_limit.c); when they hold it all, it makes
+ * room from its own connections the same way, never from another's.
  *
  * Context: &rocect_net.lock held.
  * Return: the connection, or NULL if its source holds its share or
- * max_conns is reached, in established connections (counted), or memory
- * is short.
+ * max_conns is reached, in established connections, or the namespaces'
+ * shared max_conns is (counted), or memory is short.
  */
 struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 				       const struct rocect_conn_key *key)
@@ -216,22 +219,28 @@ struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 	rocect_source_key_init(&sk, &key->active, key->zone, key->family);
 	if (!source_room(rn, &sk))
 		return NULL;
-	if (rn->conns.count >= rocect_limit(rn, max_conns)) {
+	if (rn->conns.count >= rocect_limit(rn, max_conns) ||
+	    !rocect_shared_take(rn, ROCECT_CFG_max_conns)) {
 		conn = eviction_victim(rn);
 		if (!conn) {
 			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
 			return NULL;
 		}
+		/* Gives back its shared place, for the new one to take. */
 		rocect_conn_destroy(rn, conn, false);
 		rocect_stats_inc(rn, ROCECT_CTR_CONN_EVICTED);
+		if (!rocect_shared_take(rn, ROCECT_CFG_max_conns)) {
+			rocect_stats_inc(rn, ROCECT_CTR_CONN_FULL);
+			return NULL;
+		}
 	}
 	conn = kmem_cache_zalloc(conn_cache, GFP_ATOMIC);
 	if (!conn)
-		return NULL;
+		goto give_back;
 	src = rocect_source_get(rn, &sk);
 	if (!src) {
 		kmem_cache_free(conn_cache, conn);
-		return NULL;
+		goto give_back;
 	}
 	for (i = 0; i < 2; i++) {
 		struct rocect_qp *qp = &conn->qp[i];
@@ -254,7 +263,7 @@ struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 					 conn_params)) {
 		kmem_cache_free(conn_cache, conn);
 		rocect_source_put(rn, src);
-		return NULL;
+		goto give_back;
 	}
 	list_add_tail(&conn->evictable, &rn->conns.half_open);
 	src->held++;
@@ -263,6 +272,10 @@ struct rocect_conn *rocect_conn_create(struct rocect_net *rn,
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_CREATED);
 	return conn;
+
+give_back:
+	rocect_shared_give(rn, ROCECT_CFG_max_conns, 1);
+	return NULL;
 }
 
 static void conn_free_rcu(struct rcu_head *head)
@@ -300,6 +313,7 @@ void rocect_conn_destroy(struct rocect_net *rn, struct rocect_conn *conn,
 	if (src)
 		rocect_source_put(rn, src);
 	rn->conns.count--;
+	rocect_shared_give(rn, ROCECT_CFG_max_conns, 1);
 	atomic_inc(&rn->conns.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_CONN_DESTROYED);
 	if (expired)
@@ -491,6 +505,8 @@ static void conn_free_now(void *ptr, void *arg)
 void rocect_conn_net_exit(struct rocect_net *rn)
 {
 	rhashtable_free_and_destroy(&rn->conns.ht, conn_free_now, NULL);
+	rocect_shared_give(rn, ROCECT_CFG_max_conns, rn->conns.count);
+	rn->conns.count = 0;
 	rocect_source_net_exit(rn);
 }
 

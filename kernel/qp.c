@@ -15,6 +15,7 @@
 
 #include "netns.h"
 #include "qp_cong.h"
+#include "shared_limit.h"
 #include "source.h"
 #include "walk.h"
 
@@ -210,7 +211,8 @@ u8 rocect_qp_state(const struct rocect_qp *qp)
  * @extack: for the reason of a failure, may be NULL
  *
  * Context: &rocect_net.lock held.
- * Return: 0, -EEXIST or -ENOSPC (the namespace's max_qps is reached).
+ * Return: 0, -EEXIST or -ENOSPC (the namespace's max_qps is reached, or
+ * the initial namespace's, which all others share: shared_limit.c).
  */
 int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 		     struct netlink_ext_ack *extack)
@@ -223,8 +225,15 @@ int rocect_qp_insert(struct rocect_net *rn, struct rocect_qp *qp,
 		NL_SET_ERR_MSG(extack, "QP table is full (max-qps)");
 		return -ENOSPC;
 	}
+	if (!rocect_shared_take(rn, ROCECT_CFG_max_qps)) {
+		rocect_stats_inc(rn, ROCECT_CTR_TABLE_FULL);
+		NL_SET_ERR_MSG(extack,
+			       "QP tables of all namespaces are full (the initial namespace's max-qps)");
+		return -ENOSPC;
+	}
 	err = rhashtable_lookup_insert_fast(&rn->qps.ht, &qp->node, qp_params);
 	if (err) {
+		rocect_shared_give(rn, ROCECT_CFG_max_qps, 1);
 		if (err == -EEXIST)
 			NL_SET_ERR_MSG(extack, "QP entry exists");
 		return err;
@@ -250,6 +259,7 @@ void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp)
 	rhashtable_remove_fast(&rn->qps.ht, &qp->node, qp_params);
 	qp->linked = 0;
 	rn->qps.count--;
+	rocect_shared_give(rn, ROCECT_CFG_max_qps, 1);
 	atomic_inc(&rn->qps.gen);
 	rocect_stats_inc(rn, ROCECT_CTR_QP_DESTROYED);
 	rocect_event(rn, qp, ROCECT_EV_DELETE);
@@ -665,6 +675,8 @@ static void qp_free_now(void *ptr, void *arg)
 void rocect_qp_net_exit(struct rocect_net *rn)
 {
 	rhashtable_free_and_destroy(&rn->qps.ht, qp_free_now, NULL);
+	rocect_shared_give(rn, ROCECT_CFG_max_qps, rn->qps.count);
+	rn->qps.count = 0;
 	rocect_qp_cong_net_exit(rn);
 }
 

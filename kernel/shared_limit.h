@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ROCECT_SHARED_LIMIT_H
+#define _ROCECT_SHARED_LIMIT_H
+
+#include <linux/types.h>
+
+#include "config.h"
+
+struct rocect_net;
+
+bool rocect_shared_take(struct rocect_net *rn, enum rocect_setting limit);
+void rocect_shared_give(struct rocect_net *rn, enum rocect_setting limit,
+			unsigned int n);
+unsigned int rocect_shared_used(enum rocect_setting limit);
+
+#endif /* _ROCECT_SHARED_LIMIT_H */
