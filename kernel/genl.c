@@ -58,6 +58,7 @@ static const struct nla_policy rocect_qp_new_nl_policy[ROCECT_A_QP_MAX + 1] = {
 	ROCECT_QP_KEY_POLICY,
 	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rocect_qpn_range),
 	[ROCECT_A_QP_IIF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rocect_ifindex_range),
+	[ROCECT_A_QP_REPLACE]	= { .type = NLA_FLAG },
 };
 
 /* ROCECT_CMD_QP_FLUSH - do */

@@ -552,6 +552,7 @@ int rocect_nl_qp_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	return rocect_qp_add_managed(info_rn(info), &f.key, f.sqpn, iif,
+				     nla_get_flag(info->attrs[ROCECT_A_QP_REPLACE]),
 				     info->extack);
 }
 

@@ -359,6 +359,25 @@ void rocect_qp_remove(struct rocect_net *rn, struct rocect_qp *qp)
 	call_rcu(&m->rcu, managed_free_rcu);
 }
 
+/*
+ * Make a managed entry what a replacing add says, in place: its source QP
+ * and interface as given, and what its traffic bound (port, Q_Key, PSN
+ * window) forgotten, so that its sender's next packets bind it afresh.
+ * Its counters stay. A packet deciding against the old binding loses its
+ * cmpxchg against the cleared words, or binds the entry as a first packet
+ * would.
+ */
+static void managed_rebind(struct rocect_net *rn, struct rocect_qp *qp,
+			   u32 sqpn, int iif)
+{
+	qp->sqpn = sqpn;
+	WRITE_ONCE(qp->iif, iif);
+	WRITE_ONCE(qp->sport, 0);
+	/* One store: no moment with a known Q_Key of 0. */
+	WRITE_ONCE(qp->qkey, 0);
+	rocect_qp_changed(rn, qp);
+}
+
 /**
  * rocect_qp_add_managed() - add an entry through netlink
  * @rn: the namespace's state
@@ -366,17 +385,22 @@ void rocect_qp_remove(struct rocect_net *rn, struct rocect_qp *qp)
  * @sqpn: the source QP
  * @iif: where its sender's packets come in, if the operator knows
  *	(ifindex); else %ROCECT_IIF_UNBOUND: its first packet binds it
+ * @replace: a managed entry of the key is replaced, in place
  * @extack: for the reason of a failure
  *
  * An inferred or recovered entry of the same key makes way: this is how an
  * operator promotes it, so that the unknown-qp drop policy admits its
- * packets, or keeps it past its idle timeout.
+ * packets, or keeps it past its idle timeout. With @replace a managed one
+ * is changed without a moment in which the key has no entry (which drop
+ * mode would turn into drops), keeping its counters: this is also how a
+ * managed entry is unbound from a sender that moved. A learned entry
+ * belongs to its connection and is never replaced.
  *
- * Return: 0, -EEXIST, -ENOSPC or -ENOMEM.
+ * Return: 0, -EEXIST, -EBUSY (a learned entry), -ENOSPC or -ENOMEM.
  */
 int rocect_qp_add_managed(struct rocect_net *rn,
 			  const struct rocect_qp_key *key, u32 sqpn, int iif,
-			  struct netlink_ext_ack *extack)
+			  bool replace, struct netlink_ext_ack *extack)
 {
 	struct rocect_managed_qp *m;
 	struct rocect_events ev;
@@ -393,9 +417,22 @@ int rocect_qp_add_managed(struct rocect_net *rn,
 
 	rocect_net_lock(rn, &ev);
 	old = rocect_qp_lookup(rn, key);
+	if (old && replace && old->origin == ROCECT_ORIGIN_MANAGED) {
+		managed_rebind(rn, old, sqpn, iif);
+		rocect_net_unlock(rn, &ev);
+		kmem_cache_free(managed_cache, m);
+		return 0;
+	}
+	if (old && replace && old->origin == ROCECT_ORIGIN_LEARNED) {
+		NL_SET_ERR_MSG(extack,
+			       "QP entry of a CM connection: not replaced");
+		err = -EBUSY;
+		goto unlock;
+	}
 	if (old && rocect_qp_from_traffic(old))
 		rocect_qp_remove(rn, old);
 	err = rocect_qp_insert(rn, &m->qp, extack);
+unlock:
 	rocect_net_unlock(rn, &ev);
 	if (err)
 		kmem_cache_free(managed_cache, m);

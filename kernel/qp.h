@@ -184,7 +184,7 @@ void rocect_qp_unlink(struct rocect_net *rn, struct rocect_qp *qp);
 void rocect_qp_changed(struct rocect_net *rn, struct rocect_qp *qp);
 int rocect_qp_add_managed(struct rocect_net *rn,
 			  const struct rocect_qp_key *key, u32 sqpn, int iif,
-			  struct netlink_ext_ack *extack);
+			  bool replace, struct netlink_ext_ack *extack);
 bool rocect_qp_inferred_room(struct rocect_net *rn, unsigned int n);
 bool rocect_qp_source_room(struct rocect_net *rn,
 			   const struct rocect_qp_key *key, unsigned int n);

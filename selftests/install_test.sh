@@ -87,6 +87,11 @@ want=$("$R" qp help 2>&1 | grep -oE 'origin [a-z|]+' | head -n1 | cut -d' ' -f2 
 got=$(complete_words rocect qp show origin "")
 [ "$got" = "$want" ]
 tap $? "completion: origin offers the origins of 'rocect qp help' (got '$got')"
+for s in check-iface check-sport check-cnp check-psn check-qkey rp-check learn; do
+	got=$(complete_words rocect config set "$s" "")
+	[ "$got" = "off on " ] || break
+done
+tap $? "completion: each on/off setting offers on and off (got '$got' after $s)"
 
 mk uninstall DESTDIR="$dest" PREFIX=/usr/local KVER="$kver"
 left=$(find "$dest" -type f)

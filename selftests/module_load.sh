@@ -38,6 +38,13 @@ out=$("$ROCECT" metrics 2>"$err")
 [ $? -eq 0 ] && [ "$(grep -v '^#' <<<"$out")" = "rocect_up 0" ] &&
 	grep -q 'netlink family is not available' "$err"
 log_test $? "... and metrics says rocect_up 0, with the reason on stderr"
+out=$("$ROCECT" -n no-such-ns metrics 2>"$err")
+[ $? -eq 0 ] && [ "$(grep -v '^#' <<<"$out")" = 'rocect_up{netns="no-such-ns"} 0' ] &&
+	grep -q "cannot open network namespace 'no-such-ns'" "$err"
+log_test $? "... as for a namespace that does not exist"
+out=$("$ROCECT" -n no-such-ns qp show 2>&1)
+[ $? -ne 0 ] && grep -q "cannot open network namespace" <<<"$out"
+log_test $? "... where any other command fails"
 rm -f "$err"
 rm -f "$blacklist"
 

@@ -23,7 +23,9 @@
 # the PSN window (across the 24-bit wrap, retransmitted, a READ's
 # responses, one direction only) and not outside it; a sender silent for
 # 10 s starts a new window. A managed entry added with dev is bound to
-# it before its first packet. A monitor sees an entry bind, once; save
+# it before its first packet; qp replace unbinds a managed entry in place
+# (port, Q_Key) for its sender's next packets to bind, and refuses a
+# learned one. A monitor sees an entry bind, once; save
 # keeps the binding and a restore binds at once. Accept mode counts and
 # passes.
 # Each check-* setting turned off lets its packets through.
@@ -52,6 +54,7 @@ data('ab-ce', A, B, 0x2a, 0xd017, tos=3)
 data('ba', B, A, 0x17, 0xd02a)
 data('ab6', A6, B6, 0x2f, 0xd01c)
 data('mg', A, B, 0x55, 0xd056)
+data('mg-port', A, B, 0x55, 0xd099)
 data('mg2', A, B, 0x57, 0xd058)
 data('mg-dev', A, B, 0x72, 0xd073)
 save('ud-rc', roce_pkt.data_packet(4, A, B, 0x64, 0x2a, 1, payload_len=64,
@@ -248,6 +251,30 @@ check "... unbound" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "null null"
 check "... a's first packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
 check "... bound to veth0 and port 0xd056" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "$if0 53334"
 check "... m's packets in a's name dropped" is "$(sent "$m" mg 20 b wrong-iface)" "0 20"
+# a's QP moves to another source port (a QP reset): qp replace unbinds
+# the entry in place, with a change event and its counters kept.
+check "... a's data from another port dropped" is "$(sent "$a" mg-port 3 b wrong-sport)" "0 3"
+on "$r" -j monitor count 1 >"$pkts/replace.ev" 2>"$pkts/replace.err" &
+bg=$!
+check "qp replace: the entry unbound in place, its 3 packets kept" eval \
+	'busywait 20000 grep -q monitoring "$pkts/replace.err" &&
+	 on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56 &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x55 origin iif sport packets)" "managed null null 3"'
+busywait 20000 sh -c "! kill -0 $bg 2>/dev/null"
+check "... a change event for it" \
+	is "$(jq -r '"\(.event) \(.dqpn) \(.iif)"' "$pkts/replace.ev")" "change 85 null"
+bg=
+check "... a's data from the new port passes and binds it" \
+	is "$(sent "$a" mg-port 3 b wrong-sport) $(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "3 0 $if0 53401"
+check "... the old port is the one dropped now" is "$(sent "$a" mg 2 b wrong-sport)" "0 2"
+check "... a learned entry is not replaced (EBUSY), and stays" eval \
+	'out=$(on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x99 2>&1);
+	 [ $? -ne 0 ] && grep -q "CM connection: not replaced" <<<"$out" &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x2a origin sqpn)" "learned 23"'
+check "... qp replace of no entry adds one" eval \
+	'on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x5b sqpn 0x5c &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x5b origin sqpn)" "managed 92" &&
+	 on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x5b'
 check "managed a -> b's QP 0x57 and b -> a's QP 0x56, unbound" eval \
 	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x57 sqpn 0x56 &&
 	 on "$r" qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x56 sqpn 0x57'
@@ -292,6 +319,12 @@ check "... its first UD packet passes and pins Q_Key 0x4321" eval \
 	'is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0" &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x70 qkey)" "17185"'
 check "... another Q_Key: dropped" is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "0 4"
+check "... qp replace forgets the Q_Key: the new one binds, the old is dropped" eval \
+	'on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71 &&
+	 is "$(entry 10.0.1.1 10.0.2.1 0x70 qkey)" "null" &&
+	 is "$(sent "$a" ud-mg-qkey 2 b wrong-qkey) $(sent "$a" ud-mg 2 b wrong-qkey)" "2 0 0 2" &&
+	 on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71 &&
+	 is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0"'
 check "... accept mode: passes, counted" eval \
 	'mode accept && is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 4" && mode drop'
 check "check-qkey off: passes" eval \

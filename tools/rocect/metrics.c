@@ -142,6 +142,15 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 	}
 }
 
+/* Down (no module, no namespace, no permission) is a sample too. */
+static int print_up(const struct rd *rd, bool up)
+{
+	printf("# HELP rocect_up 1 if the module answered, else 0\n"
+	       "# TYPE rocect_up gauge\n");
+	sample(rd, "rocect_up", NULL, NULL, up);
+	return fflush(stdout) ? 1 : 0;
+}
+
 /**
  * cmd_metrics() - the "metrics" object
  * @rd: the invocation, positioned after "metrics"
@@ -169,12 +178,24 @@ int cmd_metrics(struct rd *rd)
 	up = !stats_collect(rd, stats) && !config_collect(rd, cfg);
 	if (up)
 		print_metrics(rd, stats, cfg);
-	/* Down (no module, no permission) is a sample too, as exporters say. */
-	printf("# HELP rocect_up 1 if the module answered, else 0\n"
-	       "# TYPE rocect_up gauge\n");
-	sample(rd, "rocect_up", NULL, NULL, up);
-	ret = fflush(stdout) ? 1 : 0;
+	ret = print_up(rd, up);
 	json_object_put(stats);
 	json_object_put(cfg);
 	return ret;
+}
+
+/**
+ * metrics_down() - "metrics" where the namespace could not be entered
+ * @rd: the invocation, positioned after "metrics"
+ *
+ * A textfile collector must see the namespace down rather than keep the
+ * figures of its last good run.
+ *
+ * Return: the exit status.
+ */
+int metrics_down(struct rd *rd)
+{
+	if (!rd_no_arg(rd))
+		return 1;
+	return print_up(rd, false);
 }

@@ -41,11 +41,14 @@ static int qp_help(struct rd *rd)
 		"       rocect [-j [-p]] qp get src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect [-j [-p]] qp query DST_ADDR DQPN [ src ADDR ] [ zone Z ]\n"
 		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ] [ dev IFNAME ]\n"
+		"       rocect qp replace src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ] [ dev IFNAME ]\n"
 		"       rocect qp del src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect qp flush [ origin learned|managed|inferred|recovered ]\n"
 		"       rocect qp cnp src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"An entry says: packets from src to QP dqpn at dst come from QP sqpn\n"
 		"(and come in on dev, if given; else where the first one does).\n"
+		"replace adds, or changes a managed entry in place: its sender's next\n"
+		"packets bind it afresh (interface, port, PSNs); its counters stay.\n"
 		"QPNs are decimal or 0x hex, at most 0xffffff.\n"
 		"Examples:\n"
 		"  rocect qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17\n"
@@ -269,10 +272,13 @@ int qp_dump_managed(struct rd *rd, json_object **rows)
 	return rd_collect_rows(rd, managed_build, NULL, qp_to_json, rows);
 }
 
-static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,
-		     unsigned int allowed)
+static int qp_change_flag(struct rd *rd, uint8_t cmd, uint16_t flag,
+			  unsigned int need, unsigned int allowed)
 {
 	struct nlmsghdr *nlh = rd_msg(rd, cmd, 0);
+
+	if (flag)
+		mnl_attr_put(nlh, flag, 0, NULL);
 
 	if (qp_args(rd, nlh, need, allowed))
 		return 1;
@@ -281,6 +287,12 @@ static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,
 		return 1;
 	}
 	return 0;
+}
+
+static int qp_change(struct rd *rd, uint8_t cmd, unsigned int need,
+		     unsigned int allowed)
+{
+	return qp_change_flag(rd, cmd, 0, need, allowed);
 }
 
 /* "query DST DQPN ...": the two positional arguments become dst, dqpn. */
@@ -325,6 +337,15 @@ static int qp_add(struct rd *rd)
 			 KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) | KEY(K_DEV));
 }
 
+/* As ip route replace: add, or change a managed entry in place. */
+static int qp_replace(struct rd *rd)
+{
+	return qp_change_flag(rd, ROCECT_CMD_QP_NEW, ROCECT_A_QP_REPLACE,
+			      KEYS_ENTRY | KEY(K_SQPN),
+			      KEYS_ENTRY | KEY(K_SQPN) | KEY(K_ZONE) |
+			      KEY(K_DEV));
+}
+
 static int qp_del(struct rd *rd)
 {
 	return qp_change(rd, ROCECT_CMD_QP_DEL, KEYS_ENTRY,
@@ -356,6 +377,7 @@ int cmd_qp(struct rd *rd)
 		{ "list", qp_list },
 		{ "get", qp_get },
 		{ "add", qp_add },
+		{ "replace", qp_replace },
 		{ "del", qp_del },
 		{ "delete", qp_del },
 		{ "flush", qp_flush },

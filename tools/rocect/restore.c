@@ -4,8 +4,9 @@
  * what FILE says, as `rocect save` wrote it. Unlike `rocect -b FILE`, which
  * only adds (and fails on an entry that exists), it is idempotent: managed
  * entries the file does not name are deleted, those it names differently
- * (another source QP, another interface) are made again, the others are
- * left alone with their counters and binding. So a unit can run it at
+ * (another source QP, another interface) are replaced in place (no moment
+ * without an entry for drop mode to drop in; their traffic binds them
+ * afresh), the others are left alone with their counters and binding. So a unit can run it at
  * start, restart and reload alike.
  *
  * A file it cannot read as save's output is refused before anything
@@ -34,6 +35,7 @@ struct wanted {
 	uint32_t sqpn;
 	int iif;		/* -1: the line names no interface */
 	bool present;		/* an entry with this key matches it */
+	bool replace;		/* an entry with this key differs from it */
 	int argc;
 	char *argv[QP_WORDS];
 };
@@ -225,7 +227,10 @@ static int delete_row(struct rd *rd, json_object *row)
 	return rd_run_words(rd, rd_split(line, argv, ARRAY_SIZE(argv)), argv);
 }
 
-/* Does @row match a line of @p? Then mark it present; else delete it. */
+/*
+ * Does @row match a line of @p? Then mark it present; if the line has its
+ * key, mark it to replace the entry; else delete it.
+ */
 static int reconcile_row(struct rd *rd, struct plan *p, json_object *row)
 {
 	struct wanted probe, *w;
@@ -248,6 +253,10 @@ static int reconcile_row(struct rd *rd, struct plan *p, json_object *row)
 	if (w && w->sqpn == json_object_get_int64(sqpn) &&
 	    (w->iif == -1 || w->iif == iif)) {
 		w->present = true;
+		return 0;
+	}
+	if (w) {
+		w->replace = true;
 		return 0;
 	}
 	return delete_row(rd, row);
@@ -292,9 +301,14 @@ int cmd_restore(struct rd *rd)
 	/* Deletions first: they make room under max-qps. */
 	for (i = 0; i < json_object_array_length(rows); i++)
 		ret |= reconcile_row(rd, &p, json_object_array_get_idx(rows, i));
-	for (i = 0; i < p.n; i++)
-		if (!p.qps[i].present)
-			ret |= rd_run_words(rd, p.qps[i].argc, p.qps[i].argv);
+	for (i = 0; i < p.n; i++) {
+		if (p.qps[i].present)
+			continue;
+		/* "qp add ..." becomes "qp replace ...". */
+		if (p.qps[i].replace)
+			p.qps[i].argv[1] = "replace";
+		ret |= rd_run_words(rd, p.qps[i].argc, p.qps[i].argv);
+	}
 	ret = !!ret;
 out:
 	json_object_put(rows);

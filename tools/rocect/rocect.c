@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	};
 	struct rd rd = { 0 };
 	const char *batch_file = NULL;
-	bool force = false;
+	bool force = false, netns_failed = false;
 	int opt, ret;
 
 	/* As iproute2: -json, -pretty and their prefixes, as well as -j. */
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			if (enter_netns(optarg))
-				return 1;
+				netns_failed = true;
 			rd.netns = optarg;
 			break;
 		case 'V':
@@ -216,6 +216,8 @@ int main(int argc, char **argv)
 		rd.json = true;
 	rd.argc = argc - optind;
 	rd.argv = argv + optind;
+	if (netns_failed)
+		return !batch_file && rd_is(&rd, "metrics") ? metrics_down(&rd) : 1;
 	/* Help and unknown objects need no module. */
 	if (!batch_file && (rd_no_arg(&rd) || !rd_find_cmd(objects, rd_arg(&rd)) ||
 			    (rd.argc >= 2 && !strcmp(rd.argv[1], "help"))))

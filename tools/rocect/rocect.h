@@ -193,6 +193,7 @@ int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
 const char *stats_counter_help(const char *key);
 int cmd_metrics(struct rd *rd);
+int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);
 int rd_run_words(struct rd *rd, int argc, char **argv);
 int cmd_save(struct rd *rd);

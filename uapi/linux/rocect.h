@@ -92,6 +92,9 @@ enum {
 					 * sequence number of the event, taken
 					 * with the change: order events by it
 					 */
+	ROCECT_A_QP_REPLACE,		/* flag, QP_NEW only: change a managed
+					 * entry of the key in place
+					 */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
