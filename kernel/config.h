@@ -7,19 +7,9 @@
 #include <linux/types.h>
 #include <uapi/linux/rocect.h>
 
-struct rocect_net;
+#include "config_limits.h"
 
-/* Bounds of the configuration values, shared by netlink and parameters. */
-enum rocect_config_limits {
-	ROCECT_MAX_QPS_MAX		= 1 << 24,
-	ROCECT_PSN_WINDOW_MAX		= 1 << 23,
-	ROCECT_MAX_CONNS_MAX		= 1 << 23,
-	ROCECT_IDLE_TIMEOUT_MAX		= 7 * 24 * 3600,
-	ROCECT_TIMEWAIT_TIMEOUT_MAX	= 3600,
-	ROCECT_HALF_OPEN_TIMEOUT_MAX	= 3600,
-	ROCECT_CNP_INTERVAL_MAX		= 1000000,
-	ROCECT_CNP_MAX_RATE_MAX		= 10000000,
-};
+struct rocect_net;
 
 /* The settings by index, in settings.h order: ROCECT_CFG_<name>. */
 enum rocect_setting {

@@ -8,7 +8,8 @@
  * ROCECT_A_CONFIG_<ATTR> of that type with that range.
  * Adding a setting is a line here, its module parameter (config.c), its
  * uapi attribute and its documentation; `make lint` checks that the uapi,
- * the spec, the CLI and the docs agree.
+ * the spec, the CLI and the docs agree. The CLI takes each range from
+ * here too (tools/rocect/config.c): bounds belong in config_limits.h.
  *
  * No include guard: users define ROCECT_SETTING, include this file, and
  * undefine it.

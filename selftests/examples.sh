@@ -90,12 +90,21 @@ check "a REQ opened from outside sent" send "$b" req-outside
 check "... dropped by router.nft's drop rule" \
 	test "$(nft_packets "$r" rocect forward drop)" -eq 1
 check "... never reached a" test "$(a_seen)" -eq 2
+ip netns exec "$r" nft list table inet rocect >"$pkts/router.once"
+check "router.nft loaded again: the same ruleset, no rule twice" eval \
+	'load_router_example &&
+	 diff <(grep -v packets "$pkts/router.once") \
+	      <(ip netns exec "$r" nft list table inet rocect | grep -v packets)'
 cleanup_all_ns
 
 setup_ns h
 check "endpoint.nft loads on a host" ip netns exec "$h" nft -f "$EXAMPLES/endpoint.nft"
 check "... attaches the helper in both chains" test "$(ip netns exec "$h" \
 	nft list table inet rocect | grep -c 'ct helper set "roce"')" -eq 2
+check "... loaded again: still once in each" eval \
+	'ip netns exec "$h" nft -f "$EXAMPLES/endpoint.nft" &&
+	 test "$(ip netns exec "$h" nft list table inet rocect |
+		grep -c "ct helper set \"roce\"")" -eq 2'
 check "rocect.iptables loads with iptables-restore" \
 	ip netns exec "$h" iptables-restore --noflush "$EXAMPLES/rocect.iptables"
 check "... and with ip6tables-restore" \

@@ -89,6 +89,26 @@ fails "... a one-byte setting too" "cnp-dscp: out of range (0 to 63)" \
 	$R config set cnp-dscp 64
 check "... nothing changed" test "$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."cnp-dscp"]')" = "[4,60,48]"
 fails "config unknown key" "unknown setting 'colour'" $R config set colour blue
+# The CLI says each numeric setting's range as the module's own list has
+# it: the module takes both ends, the CLI refuses just beyond them.
+$R save >"$tmp/before-ranges"
+bad=
+for s in max-qps max-conns idle-timeout timewait-timeout half-open-timeout \
+	source-share psn-window cnp-interval-us cnp-max-rate cnp-dscp cnp-ecn \
+	cnp-priority cnp-ttl; do
+	msg=$($R config set "$s" x 2>&1)
+	read -r lo hi < <(sed -n "s/.*(\([0-9]*\) to \([0-9]*\))$/\1 \2/p" <<<"$msg")
+	if [ -z "$hi" ] || ! $R config set "$s" "$lo" || ! $R config set "$s" "$hi" ||
+	   { [ "$lo" -gt 0 ] && ! $R config set "$s" $((lo - 1)) 2>&1 |
+		grep -q "^rocect: $s: out of range ($lo to $hi)$"; } ||
+	   { [ "$hi" -lt 4294967295 ] && ! $R config set "$s" $((hi + 1)) 2>&1 |
+		grep -q "^rocect: $s: out of range ($lo to $hi)$"; }; then
+		bad+=" $s ($msg)"
+	fi
+done
+check "each setting's range in the CLI is the module's (both ends taken, beyond refused)" \
+	eval '[ -z "$bad" ] || { echo "    wrong:$bad"; false; }'
+check "... settings as before" $R restore "$tmp/before-ranges"
 maxqps() { jq '."max-qps"'; }
 check "options as iproute2's: -json, -js" eval \
 	'test "$($R -json config | maxqps) $($R -js config | maxqps)" = "4 4"'

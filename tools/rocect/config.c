@@ -6,12 +6,42 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config_limits.h"
 #include "rocect.h"
 
 static const char *const policies[] = { "accept", "drop" };
 static const char *const bools[] = { "off", "on" };
 
-/* The kernel checks every range and says which one a value is out of. */
+/*
+ * Each setting's range, from the module's own list: the CLI says what the
+ * kernel would, without asking it (settings.h's min and max).
+ */
+struct setting_range {
+	int attr;
+	uint32_t min, max;
+};
+
+#define U32_MAX UINT32_MAX
+static const struct setting_range ranges[] = {
+#define ROCECT_SETTING(name, attr, type, lo, hi, def) \
+	{ ROCECT_A_CONFIG_##attr, lo, hi },
+#include "settings.h"
+#undef ROCECT_SETTING
+};
+
+#undef U32_MAX
+
+static const struct setting_range *range_of(int attr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ranges); i++)
+		if (ranges[i].attr == attr)
+			return &ranges[i];
+	return NULL;
+}
+
+/* The kernel checks every range too, and says which one a value is out of. */
 static const struct rd_field settings[] = {
 	RD_FIELD("max-qps", ROCECT_A_CONFIG_MAX_QPS, RD_U32),
 	RD_FIELD("max-conns", ROCECT_A_CONFIG_MAX_CONNS, RD_U32),
@@ -83,6 +113,35 @@ static void range_error(void)
 	       (unsigned long long)b->min, (unsigned long long)b->max);
 }
 
+/*
+ * Is a number for a numeric setting within the module's range? Words
+ * (names, "copy") are left to rd_field_put(). Says what is wrong, as the
+ * kernel's refusal would.
+ */
+static bool in_range(const struct rd_field *f, const char *val)
+{
+	const struct setting_range *r = range_of(f->attr);
+	uint32_t v;
+
+	if (!r || f->kind == RD_NAME ||
+	    (f->kind == RD_SPORT && !strcmp(val, "copy")))
+		return true;
+	if (rd_u32(val, UINT32_MAX, &v)) {
+		pr_err("invalid %s '%s' (%s%u to %u)", f->key, val,
+		       f->kind == RD_SPORT ? "copy or " : "", r->min,
+		       f->kind == RD_SPORT ? r->max - 1 : r->max);
+		return false;
+	}
+	if (v < r->min || v > r->max ||
+	    (f->kind == RD_SPORT && v == ROCECT_CNP_SPORT_COPY)) {
+		pr_err("%s: out of range (%s%u to %u)", f->key,
+		       f->kind == RD_SPORT ? "copy or " : "", r->min,
+		       f->kind == RD_SPORT ? r->max - 1 : r->max);
+		return false;
+	}
+	return true;
+}
+
 static int config_set(struct rd *rd)
 {
 	struct nlmsghdr *nlh = rd_msg(rd, ROCECT_CMD_CONFIG_SET, 0);
@@ -105,7 +164,7 @@ static int config_set(struct rd *rd)
 			       key);
 			return 1;
 		}
-		if (rd_field_put(nlh, f, val))
+		if (!in_range(f, val) || rd_field_put(nlh, f, val))
 			return 1;
 	}
 	if (rd_talk(rd, nlh, NULL, NULL)) {
