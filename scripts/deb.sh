@@ -4,7 +4,8 @@
 # Build the Debian packages rocect and rocect-dkms from a copy of this tree
 # (the files git knows of, as they are in the work tree) in $BUILD/deb, and
 # check them with lintian. The Debian version is the tree's version
-# (scripts/version.sh) with "+" for "-": 0.3-gc54840f becomes 0.3+gc54840f.
+# (scripts/version.sh) with "+" for "-": 0.4-12-gc54840f becomes
+# 0.4+12+gc54840f, which sorts after its parent commit's.
 # Prints the paths of the .deb files.
 #
 #   deb.sh

@@ -36,6 +36,13 @@ debs=$("$TOP/scripts/deb.sh" 2>"$log/deb.log")
 tap $? "make deb: rocect and rocect-dkms built, lintian passes" ||
 	sed 's/^/# /' "$log/deb.log"
 version=$("$TOP/scripts/version.sh" | tr - +)
+# apt must see the next commit's package as an upgrade.
+if parent=$("$TOP/scripts/version.sh" HEAD~1 2>/dev/null | tr - +) &&
+	head=$("$TOP/scripts/version.sh" HEAD | tr - +) && [ -n "$parent" ]; then
+	dpkg --compare-versions "$parent" lt "$head" &&
+		dpkg --compare-versions "$head" le "$version"
+	tap $? "package versions sort with the history: $parent < $head <= $version"
+fi
 mapfile -t debs < <(grep -v dbgsym <<<"$debs")
 dpkg -i "${debs[@]}" >"$log/install.log" 2>&1
 tap $? "dpkg -i ${debs[*]##*/}" || tail -n 30 "$log/install.log" | sed 's/^/# /'
