@@ -272,6 +272,11 @@ check "... again: nothing changes" eval \
 printf 'config set idle-timeout 99\nqp add src 10.0.9.1 dst 10.0.9.2 dqpn 9 sqpn 9\nqp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x17\n' >"$tmp/bad"
 fails "restore refuses a file with other commands" "bad:3: restore takes config set and qp add lines only" \
 	$R restore "$tmp/bad"
+printf 'config set idle-timeout 99\nqp add src 10.0.0.300 dst 10.0.9.2 dqpn 9 sqpn 9\n' >"$tmp/badaddr"
+fails "restore says what is wrong with a line: its bad address" \
+	"badaddr:2: invalid address '10.0.0.300'" $R restore "$tmp/badaddr"
+printf 'config set idle-timeout 99\nqp add src 10.0.9.1 dst 10.0.9.2 dqpn 9\n' >"$tmp/nosqpn"
+fails "... its missing source QP" "nosqpn:2: missing 'sqpn'" $R restore "$tmp/nosqpn"
 check "... and changes nothing" eval \
 	'test "$(churn) $($R -j config | jq ."\"idle-timeout\"")" = "$c1 $d1 88"'
 : >"$tmp/empty"

@@ -65,9 +65,26 @@ static int make_key(char *buf, size_t len, uint32_t zone, const char *src,
 	return 0;
 }
 
+/* What is wrong with a line's addresses, as qp add says it. */
+static void addr_error(const char *where, const char *src, const char *dst)
+{
+	unsigned char a[16];
+	uint8_t fs, fd;
+
+	if (!src || !dst)
+		pr_err("%s: missing '%s'", where, src ? "dst" : "src");
+	else if (rd_addr(src, &fs, a))
+		pr_err("%s: invalid address '%s'", where, src);
+	else if (rd_addr(dst, &fd, a))
+		pr_err("%s: invalid address '%s'", where, dst);
+	else
+		pr_err("%s: src and dst of different families", where);
+}
+
 /*
- * A "qp add" line's words (after "qp add") into @w: -1 if malformed. A
- * "dev" that does not exist is dropped from the line, with a warning.
+ * A "qp add" line's words (after "qp add") into @w: -1 if malformed, after
+ * saying what is wrong as qp add would. A "dev" that does not exist is
+ * dropped from the line, with a warning.
  */
 static int parse_add(struct wanted *w, const char *where)
 {
@@ -78,18 +95,36 @@ static int parse_add(struct wanted *w, const char *where)
 	unsigned int k;
 	int i;
 
-	if ((w->argc - 2) % 2)
+	if ((w->argc - 2) % 2) {
+		pr_err("%s: '%s' needs a value", where, w->argv[w->argc - 1]);
 		return -1;
+	}
 	for (i = 2; i < w->argc; i += 2) {
 		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(w->argv[i], keys[k]); k++)
 			;
-		if (k == ARRAY_SIZE(keys) || val[k])
+		if (k == ARRAY_SIZE(keys) || val[k]) {
+			pr_err("%s: %s '%s'", where,
+			       k == ARRAY_SIZE(keys) ? "unknown key" : "repeated",
+			       w->argv[i]);
 			return -1;
+		}
 		val[k] = w->argv[i + 1];
 	}
-	if (!val[3] || !val[4] || rd_qpn(val[3], &dqpn) || rd_qpn(val[4], &v) ||
-	    (val[2] && rd_u32(val[2], 0xffff, &zone)))
+	for (k = 3; k <= 4; k++) {
+		if (!val[k]) {
+			pr_err("%s: missing '%s'", where, keys[k]);
+			return -1;
+		}
+		if (rd_qpn(val[k], k == 3 ? &dqpn : &v)) {
+			pr_err("%s: invalid %s '%s' (0 to 0xffffff)", where,
+			       keys[k], val[k]);
+			return -1;
+		}
+	}
+	if (val[2] && rd_u32(val[2], 0xffff, &zone)) {
+		pr_err("%s: invalid zone '%s' (0 to 65535)", where, val[2]);
 		return -1;
+	}
 	w->sqpn = v;
 	w->iif = -1;
 	if (val[5]) {
@@ -107,7 +142,11 @@ static int parse_add(struct wanted *w, const char *where)
 			w->argc -= 2;
 		}
 	}
-	return make_key(w->key, sizeof(w->key), zone, val[0], val[1], dqpn);
+	if (make_key(w->key, sizeof(w->key), zone, val[0], val[1], dqpn)) {
+		addr_error(where, val[0], val[1]);
+		return -1;
+	}
+	return 0;
 }
 
 static int by_key(const void *a, const void *b)
@@ -163,10 +202,8 @@ static int plan_line(struct plan *p, char *line, const char *where)
 	}
 	q->argc = n;
 	memcpy(q->argv, words, n * sizeof(*words));
-	if (parse_add(q, where)) {
-		pr_err("%s: not a qp add line as rocect save writes", where);
+	if (parse_add(q, where))
 		return -1;
-	}
 	p->n++;
 	return 0;
 }
