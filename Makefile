@@ -164,6 +164,11 @@ install: $(call KO,$(KVER)) install-tools
 	install -D -m 644 $(call KO,$(KVER)) $(MODDIR)/nf_conntrack_roce.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
+# The examples name the paths of PREFIX=/usr/local: installed, they name
+# the install's own (a package's /usr/sbin/rocect and /usr/share/doc).
+FOR_PREFIX = sed -e 's|/usr/local/sbin/|$(PREFIX)/sbin/|g' \
+	-e 's|/usr/local/share/doc/|$(PREFIX)/share/doc/|g'
+
 # The CLI, its man page, completion and spec, the systemd units (calling
 # rocect where PREFIX puts it), documentation and examples.
 install-tools: $(BUILD)/bin/rocect
@@ -174,11 +179,14 @@ install-tools: $(BUILD)/bin/rocect
 	install -D -m 644 $(TOP)/Documentation/netlink/specs/rocect.yaml $(YNL_SPEC)
 	install -d $(UNITDIR)
 	for u in $(UNITS); do \
-		sed 's|/usr/local/sbin/|$(PREFIX)/sbin/|g' $(TOP)/examples/$$u \
+		$(FOR_PREFIX) $(TOP)/examples/$$u \
 			>$(UNITDIR)/$$u && chmod 644 $(UNITDIR)/$$u || exit 1; \
 	done
 	install -d $(DOCDIR)/examples
-	install -m 644 $(TOP)/examples/* $(DOCDIR)/examples/
+	for f in $(TOP)/examples/*; do \
+		$(FOR_PREFIX) $$f >$(DOCDIR)/examples/$${f##*/} && \
+			chmod 644 $(DOCDIR)/examples/$${f##*/} || exit 1; \
+	done
 	install -m 644 $(TOP)/README.md $(TOP)/LICENSE $(TOP)/Documentation/*.rst \
 		$(DOCDIR)/
 

@@ -90,6 +90,17 @@ for u in rocect.service rocect@.service; do
 		sed 's/^/# /' "$log/verify.log"
 done
 
+# The examples name the paths the package installed, not /usr/local's.
+ex=/usr/share/doc/rocect/examples
+for f in rocect-metrics.service rocect.service router.nft; do
+	zcat -f "$ex/$f"* 2>/dev/null
+done >"$log/examples.txt"
+! grep -q /usr/local "$log/examples.txt" &&
+	grep -q "/usr/sbin/rocect metrics" "$log/examples.txt" &&
+	grep -q "nft -f $ex/router.nft" "$log/examples.txt"
+tap $? "the packaged examples name /usr/sbin/rocect and $ex" ||
+	grep -n /usr/local "$log/examples.txt" | sed 's/^/# /'
+
 purge
 tap $? "dpkg --purge ${pkgs[*]}" || sed 's/^/# /' "$log/purge.log"
 left=$(for f in $files; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done
