@@ -61,14 +61,3 @@ void rocect_shared_give(struct rocect_net *rn, enum rocect_setting limit,
 	if (!net_eq(rn->net, &init_net))
 		WARN_ON_ONCE(atomic_sub_return(n, counter(limit)) < 0);
 }
-
-/**
- * rocect_shared_used() - what the namespaces but the initial one hold
- * @limit: %ROCECT_CFG_max_qps or %ROCECT_CFG_max_conns
- *
- * Return: entries or connections held in all of them together.
- */
-unsigned int rocect_shared_used(enum rocect_setting limit)
-{
-	return atomic_read(counter(limit));
-}

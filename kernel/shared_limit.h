@@ -11,6 +11,5 @@ struct rocect_net;
 bool rocect_shared_take(struct rocect_net *rn, enum rocect_setting limit);
 void rocect_shared_give(struct rocect_net *rn, enum rocect_setting limit,
 			unsigned int n);
-unsigned int rocect_shared_used(enum rocect_setting limit);
 
 #endif /* _ROCECT_SHARED_LIMIT_H */

@@ -121,22 +121,21 @@ static void range_error(void)
 static bool in_range(const struct rd_field *f, const char *val)
 {
 	const struct setting_range *r = range_of(f->attr);
-	uint32_t v;
+	bool sport = f->kind == RD_SPORT;
+	uint32_t v, max;
 
-	if (!r || f->kind == RD_NAME ||
-	    (f->kind == RD_SPORT && !strcmp(val, "copy")))
+	if (!r || f->kind == RD_NAME || (sport && !strcmp(val, "copy")))
 		return true;
+	/* cnp-sport's top value is "copy", written as the word. */
+	max = sport ? r->max - 1 : r->max;
 	if (rd_u32(val, UINT32_MAX, &v)) {
 		pr_err("invalid %s '%s' (%s%u to %u)", f->key, val,
-		       f->kind == RD_SPORT ? "copy or " : "", r->min,
-		       f->kind == RD_SPORT ? r->max - 1 : r->max);
+		       sport ? "copy or " : "", r->min, max);
 		return false;
 	}
-	if (v < r->min || v > r->max ||
-	    (f->kind == RD_SPORT && v == ROCECT_CNP_SPORT_COPY)) {
+	if (v < r->min || v > max) {
 		pr_err("%s: out of range (%s%u to %u)", f->key,
-		       f->kind == RD_SPORT ? "copy or " : "", r->min,
-		       f->kind == RD_SPORT ? r->max - 1 : r->max);
+		       sport ? "copy or " : "", r->min, max);
 		return false;
 	}
 	return true;

@@ -6,8 +6,8 @@
  * entries the file does not name are deleted, those it names differently
  * (another source QP, another interface) are replaced in place (no moment
  * without an entry for drop mode to drop in; their traffic binds them
- * afresh), the others are left alone with their counters and binding. So a unit can run it at
- * start, restart and reload alike.
+ * afresh), the others are left alone with their counters and binding. So
+ * a unit can run it at start, restart and reload alike.
  *
  * A file it cannot read as save's output is refused before anything
  * changes, as is one without a "config set" line (an empty or failed save
