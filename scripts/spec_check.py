@@ -29,6 +29,7 @@ TOP = sys.argv[1] if len(sys.argv) > 1 else '.'
 SPEC = f'{TOP}/Documentation/netlink/specs/rocect.yaml'
 UAPI = f'{TOP}/uapi/linux/rocect.h'
 CLI_STATS = f'{TOP}/tools/rocect/stats.c'
+CLI_METRICS = f'{TOP}/tools/rocect/metrics.c'
 CLI_CONFIG = f'{TOP}/tools/rocect/config.c'
 MAN = f'{TOP}/tools/rocect/rocect.8'
 GUIDE = f'{TOP}/Documentation/admin-guide.rst'
@@ -120,6 +121,21 @@ def check_cli(spec, values, set_name, path, pattern, wanted, swap=False):
         elif cli[n] != a['name']:
             problems.append(f'CLI: {set_name} calls {n} {cli[n]!r}, '
                             f'the spec {a["name"]!r}')
+
+
+def check_metrics():
+    """Each counter of the CLI's stats has one row in metrics.c's table."""
+    names = re.findall(r'\{\s*ROCECT_A_STATS_\w+,\s*"([^"]+)"\s*\}',
+                       open(CLI_STATS).read())
+    text = open(CLI_METRICS).read()
+    table = text[text.index('} counters[] = {'):]
+    rows = re.findall(r'\{\s*"([^"]+)",\s*"rocect_', table[:table.index('};')])
+    for n in names:
+        if rows.count(n) != 1:
+            problems.append(f'CLI: metrics.c has {rows.count(n)} rows for '
+                            f'the counter {n!r}, not 1')
+    for n in set(rows) - set(names):
+        problems.append(f'CLI: metrics.c names {n!r}, which stats has not')
 
 
 def check_docs(spec):
@@ -324,9 +340,10 @@ def main():
         expect(values, n, op.get('value', i), 'operations')
     check_enum_order(enums, names, 'operations')
 
-    # Each row: attribute, name, then the counter's help.
+    # Each row: attribute and name.
     check_cli(spec, values, 'stats', CLI_STATS, r'\{\s*(ROCECT_A_STATS_\w+),'
-              r'\s*"([^"]+)",', lambda a: a['type'] == 'u64')
+              r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
+    check_metrics()
     check_cli(spec, values, 'config', CLI_CONFIG, r'RD_\w+\(\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 

@@ -86,7 +86,7 @@ save('s1-data', roce_pkt.data_packet(4, A, B, 0x64, 0x55, 1, payload_len=64,
 conn_state()
 {
 	on "$1" -j conn |
-		jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c and .zone == 0) | .state'
+		jq -r --argjson c "$2" '.[] | select(.acomm_id == $c and .zone == 0) | .state'
 }
 # entry NS SRC DST DQPN: sqpn and state of a QP entry ("" if none).
 entry()
@@ -121,10 +121,10 @@ check "RTU sent" send "$a" c1-rtu
 check "RTU: established" is "$(conn_state "$r" 4097)" established
 json=$(on "$r" -j conn)
 check "conn shows both QPNs, PSNs and the service" is \
-	"$(jq -r '.[] | select(."acomm-id" == 4097) | "\(.aqpn) \(.pqpn) \(.apsn) \(.ppsn) \(."pcomm-id") \(.service)"' <<<"$json")" \
+	"$(jq -r '.[] | select(.acomm_id == 4097) | "\(.aqpn) \(.pqpn) \(.apsn) \(.ppsn) \(.pcomm_id) \(.service)"' <<<"$json")" \
 	"23 42 1118481 2236962 8193 tcp:18515"
 check "RDMA CM private data matches the addresses" is \
-	"$(jq '.[] | select(."acomm-id" == 4097) | ."cma-match"' <<<"$json")" true
+	"$(jq '.[] | select(.acomm_id == 4097) | .cma_match' <<<"$json")" true
 check "query: who sends to QP 0x2a at b? QP 0x17" \
 	is "$(on "$r" -j qp query 10.0.2.1 0x2a | jq '.[0].sqpn')" 23
 rel=$(related_count)
@@ -166,17 +166,17 @@ check "conntrack -L expect: forward and reverse of the connection" sh -c \
 	"ip netns exec $r conntrack -L expect 2>/dev/null | grep -c 'dport=4791' | grep -qx '[2-9]'"
 
 # Test duplicates: all of c1 again changes nothing.
-created=$(on "$r" -j stats | jq '."conn-created"')
+created=$(on "$r" -j stats | jq '.conn_created')
 check "c1 retransmitted (REQ, REP, RTU)" send "$a" c1-req c1-rtu
 check "... and the REP" send "$b" c1-rep
-check "... no new connection" is "$(on "$r" -j stats | jq '."conn-created"')" "$created"
+check "... no new connection" is "$(on "$r" -j stats | jq '.conn_created')" "$created"
 check "... still established" is "$(conn_state "$r" 4097)" established
 
 # Test REJ: c2 is refused with reason 28.
 check "c2 REQ, REJ" xchg "$a" c2-req "$b" c2-rej
 check "REJ: state rejected" is "$(conn_state "$r" 4098)" rejected
 check "REJ: reason 28" is \
-	"$(on "$r" -j conn | jq '.[] | select(."acomm-id" == 4098) | ."reject-reason"')" 28
+	"$(on "$r" -j conn | jq '.[] | select(.acomm_id == 4098) | .reject_reason')" 28
 check "REJ: no entries for c2" is "$(entry "$r" 10.0.1.1 10.0.2.1 0x2b)" ""
 check "REJ: forgotten after TIMEWAIT" busywait 30000 conn_gone "$r" 4098
 
@@ -225,7 +225,7 @@ rm -f "$events" "$events.err"
 # Test two clients with the same comm ID and QPN from different addresses.
 check "c6 (10.0.1.1) and c7 (10.0.1.2): comm ID 0x5000, QP 0x30" \
 	xchg "$a" c6-req "$a" c7-req "$b" c6-rep "$b" c7-rep
-check "two connections" is "$(on "$r" -j conn | jq '[.[] | select(."acomm-id" == 20480)] | length')" 2
+check "two connections" is "$(on "$r" -j conn | jq '[.[] | select(.acomm_id == 20480)] | length')" 2
 check "b's QP 0x40 talks to 10.0.1.1" is "$(on "$r" -j qp query 10.0.1.1 0x30 | jq '.[0].sqpn')" 64
 check "b's QP 0x41 talks to 10.0.1.2" is "$(on "$r" -j qp query 10.0.1.2 0x30 | jq '.[0].sqpn')" 65
 
@@ -244,7 +244,7 @@ zone7()
 check "r puts RoCE in zone 7" zone7
 check "c1 again, now in zone 7" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
 check "two connections with c1's key: zones 0 and 7" is \
-	"$(on "$r" -j conn | jq -c '[.[] | select(."acomm-id" == 4097) | .zone] | sort')" "[0,7]"
+	"$(on "$r" -j conn | jq -c '[.[] | select(.acomm_id == 4097) | .zone] | sort')" "[0,7]"
 check "zone 7 query" is "$(on "$r" -j qp query 10.0.2.1 0x2a zone 7 | jq '.[0].sqpn')" 23
 check "zone 0 entry untouched" is \
 	"$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 1
@@ -267,31 +267,31 @@ check "unknown-qp drop" on "$r" config set unknown-qp drop
 check "c1 data (known QP) still passes" send "$a" c1-data
 check "... counted" is "$(on "$r" -j qp get src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a | jq '.[0].packets')" 2
 check "data to an unknown QP of b" send "$a" c1-stray
-check "... dropped" is "$(on "$r" -j stats | jq '."unknown-qp-dropped"')" 1
+check "... dropped" is "$(on "$r" -j stats | jq '.unknown_qp_dropped')" 1
 check "accept again" on "$r" config set unknown-qp accept
 
 # Test that bad MADs create nothing.
-n=$(on "$r" -j stats | jq '."conn-created"')
+n=$(on "$r" -j stats | jq '.conn_created')
 check "REQ with a bad ICRC and one with a bad class version" send "$a" bad-icrc bad-version
-check "... counted" is "$(on "$r" -j stats | jq -c '[."icrc-bad", .malformed."mad-version"]')" "[1,1]"
-check "... no connection" is "$(on "$r" -j stats | jq '."conn-created"')" "$n"
+check "... counted" is "$(on "$r" -j stats | jq -c '[.icrc_bad, .malformed.mad_version]')" "[1,1]"
+check "... no connection" is "$(on "$r" -j stats | jq '.conn_created')" "$n"
 
 # Test max-conns: when full, the oldest half-open connection (c3: REP, no
 # RTU) makes room for a new one; an established one never does.
-count=$(on "$r" -j stats | jq '."conn-count"')
+count=$(on "$r" -j stats | jq '.conn_count')
 check "max-conns = current count" on "$r" config set max-conns "$count"
 check "c9 REQ when full" send "$a" c9-req
 check "... admitted: c9 in req" is "$(conn_state "$r" 4105)" req
 check "... the oldest half-open connection (c3) evicted" is "$(conn_state "$r" 4099)" ""
-check "... counted" is "$(on "$r" -j stats | jq -c '[."conn-evicted", ."conn-full"]')" "[1,0]"
-check "... the count holds" is "$(on "$r" -j stats | jq '."conn-count"')" "$count"
+check "... counted" is "$(on "$r" -j stats | jq -c '[.conn_evicted, .conn_full]')" "[1,0]"
+check "... the count holds" is "$(on "$r" -j stats | jq '.conn_count')" "$count"
 check "c1 still established" is "$(conn_state "$r" 4097)" established
 on "$r" config set max-conns 32768
 
 # Test idle expiry (half-open connections have a timeout of their own).
 check "idle-timeout 2 s" on "$r" config set idle-timeout 2 half-open-timeout 2
 check "idle connections expire" busywait 30000 conns_are "$r" 0
-check "... counted" test "$(on "$r" -j stats | jq '."conn-expired"')" -ge 5
+check "... counted" test "$(on "$r" -j stats | jq '.conn_expired')" -ge 5
 check "... and their entries" is "$(on "$r" -j qp show | jq length)" 0
 check "idle-timeout back to 600 s" on "$r" config set idle-timeout 600
 

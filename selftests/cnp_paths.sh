@@ -54,7 +54,7 @@ count_cnps()
 }
 cnps_to() { nft_packets "$a" cnps in "\"$1\""; }
 cnps_are() { [ "$(cnps_to "$1")" = "$2" ]; }
-cnps_sent() { [ "$(on "$r" -j stats | jq '."cnp-sent"')" = "$1" ]; }
+cnps_sent() { [ "$(on "$r" -j stats | jq '.cnp_sent')" = "$1" ]; }
 
 helper_4792()
 {
@@ -93,7 +93,7 @@ check "entries for a's QP 0x17 -> QP 0x2a" sh -c "
 check "CE packet from fe80::a to r's fe80::fe" send_ce fe80::fe 4791
 check "... r sent a CNP" busywait 5000 cnps_sent 1
 check "... back through veth0: a received it" busywait 5000 cnps_are 4791 1
-check "... no route failure" is "$(on "$r" -j stats | jq '."cnp-no-route"')" 0
+check "... no route failure" is "$(on "$r" -j stats | jq '.cnp_no_route')" 0
 
 check "CE packet a -> b on port 4792 (helper roce-4792)" send_ce 10.0.2.1 4792
 check "... a received a CNP on port 4792" busywait 5000 cnps_are 4792 1

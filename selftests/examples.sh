@@ -152,14 +152,14 @@ check "module unloads" unload_module
 check "rocect.service's ExecStartPre loads the module" sh -c "$(unit_cmd ExecStartPre)"
 check "rocect.service's ExecStart restores" sh -c "$(unit_cmd ExecStart)"
 check "... the setting is back, with all the others" eval \
-	'test "$("$ROCECT" -j config show | jq ."\"idle-timeout\"")" -eq 99 &&
+	'test "$("$ROCECT" -j config show | jq .idle_timeout)" -eq 99 &&
 	 cmp -s "$etc/config.before" <("$ROCECT" -j config show)'
 check "... the entry is back" \
 	test "$("$ROCECT" -j qp query 10.0.2.1 0x17 | jq '.[0].sqpn')" -eq 42
 check "restart: ExecStart again succeeds, one entry" eval \
 	'sh -c "$(unit_cmd ExecStart)" && test "$("$ROCECT" -j qp show | jq length)" -eq 1'
 check "reload after an edit: the table is the file's" eval \
-	'sed -i "s/dqpn 0x000017 sqpn 0x00002a/dqpn 0x000018 sqpn 0x00002b/" "$etc/saved" &&
+	'sed -i "s/dqpn 23 sqpn 42/dqpn 24 sqpn 43/" "$etc/saved" &&
 	 sh -c "$(unit_cmd ExecReload)" &&
 	 test "$("$ROCECT" -j qp show | jq -c "map([.dqpn, .sqpn])")" = "[[24,43]]"'
 # rocect@NETNS.service: the same in a named namespace (ip netns), whose

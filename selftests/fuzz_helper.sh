@@ -159,11 +159,11 @@ before=$(on "$r" -j stats | jq .packets)
 check "round 1 (accept): fuzzed, paged, fragmented and GRO packets sent" round
 check "... the helper inspected them" \
 	test "$(on "$r" -j stats | jq .packets)" -gt "$before"
-echo "    $(on "$r" -j stats | jq -c '{packets, malformed: .class.malformed, gso, "icrc-bad": ."icrc-bad"}')"
+echo "    $(on "$r" -j stats | jq -c '{packets, malformed: .class.malformed, gso, icrc_bad}')"
 check "unknown-qp drop" on "$r" config set unknown-qp drop
 check "round 2 (drop): the same again" round
 check "... drops counted by reason" \
-	test "$(on "$r" -j stats | jq '."drop-malformed"')" -gt 0
+	test "$(on "$r" -j stats | jq '.drop_malformed')" -gt 0
 check "rocect still answers" on "$r" -j qp show
 
 ip netns exec "$r" nft flush ruleset

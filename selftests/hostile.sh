@@ -176,16 +176,16 @@ burst() { ip netns exec "$1" "$ROCE_SEND" -c "$3" "$pkts/$2" 2>/dev/null; }
 # conn_state ACOMM_ID: the state of r's connection ("" if none).
 conn_state()
 {
-	on "$r" -j conn | jq -r --argjson c "$1" '.[] | select(."acomm-id" == $c) | .state'
+	on "$r" -j conn | jq -r --argjson c "$1" '.[] | select(.acomm_id == $c) | .state'
 }
 # entry SRC DST DQPN: sqpn, state and comm IDs of r's QP entry.
 entry()
 {
 	on "$r" -j qp show src "$1" dst "$2" dqpn "$3" |
-		jq -r '.[] | "\(.sqpn) \(.state) \(."scomm-id") \(."dcomm-id")"'
+		jq -r '.[] | "\(.sqpn) \(.state) \(.scomm_id) \(.dcomm_id)"'
 }
 conns_are() { [ "$(on "$r" -j conn | jq length)" -eq "$1" ]; }
-ctr() { on "$r" -j stats | jq ".\"$1\""; }
+ctr() { on "$r" -j stats | jq ".${1//-/_}"; }
 mode() { on "$r" config set unknown-qp "$1"; }
 
 check "module installed for modprobe" install_module
@@ -195,7 +195,7 @@ check "... rp_filter is 0 for all, default and every veth of r" is \
 	"$(ip netns exec "$r" sysctl -n net.ipv4.conf.{all,default,veth0,veth1,veth2}.rp_filter | xargs)" "0 0 0 0 0"
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "config: half-open-timeout 75 and rp-check on by default" is \
-	"$(on "$r" -j config | jq -c '[."half-open-timeout", ."rp-check"]')" '[75,"on"]'
+	"$(on "$r" -j config | jq -c '[.half_open_timeout, .rp_check]')" '[75,"on"]'
 # Long: the debug kernel beside other guests took over 10 minutes from c1's
 # handshake to its last check.
 check "idle-timeout 3600 s" on "$r" config set idle-timeout 3600

@@ -75,7 +75,7 @@ done
 check "b got the IPv4 ICMP error" is "$(icmp_in frag-needed)" 1
 check "b got the ICMPv6 error" is "$(icmp_in packet-too-big)" 1
 check "r's helper saw them (malformed.not-udp)" test \
-	"$(on "$r" -j stats | jq '.malformed."not-udp"')" -ge 2
+	"$(on "$r" -j stats | jq '.malformed.not_udp')" -ge 2
 check "r dropped nothing as malformed" expect_stat "$r" drop-malformed 0
 check "r dropped no data" expect_stat "$r" unknown-qp-dropped 0
 

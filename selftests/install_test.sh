@@ -41,6 +41,8 @@ usr/local/share/doc/rocect/examples/rocect.iptables
 usr/local/share/doc/rocect/examples/rocect.service
 usr/local/share/doc/rocect/examples/rocect-metrics.service
 usr/local/share/doc/rocect/examples/rocect-metrics.timer
+usr/local/share/doc/rocect/examples/rocect-metrics@.service
+usr/local/share/doc/rocect/examples/rocect-metrics@.timer
 usr/local/share/doc/rocect/examples/router.nft
 usr/local/share/ynl/specs/rocect.yaml
 usr/local/lib/systemd/system/rocect.service

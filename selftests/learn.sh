@@ -149,7 +149,7 @@ on "$r" qp show origin inferred | sed 's/^/    /'
 # The WRITE pair was inferred in round 2: round 3's two requests and one
 # ACK were counted on its entries.
 check "... they expire after idle-timeout (300 s)" \
-	test "$(on "$r" -j qp show dqpn 0x202 | jq '.[0].timeout')" -ge 290
+	test "$(on "$r" -j qp show dqpn 0x202 | jq '.[0].timeout_s')" -ge 290
 check "... counted from then on: 2 requests, 1 ACK" is \
 	"$(on "$r" -j qp show dqpn 0x202 | jq -r '.[0] | "\(.state) \(.packets)"') $(on "$r" -j qp show dqpn 0x102 | jq '.[0].packets')" \
 	"established 2 1"

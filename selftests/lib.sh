@@ -216,8 +216,9 @@ stat_get()
 	ip netns exec "$1" "$ROCECT" stats | awk -v k="$2" '$1 == k { print $2 }'
 }
 
-# stat_json NS KEY: a counter or gauge of `rocect -j stats` in NS.
-stat_json() { on "$1" -j stats | jq ".\"$2\""; }
+# stat_json NS NAME: a counter or gauge of `rocect -j stats` in NS, by its
+# name in the text output (JSON keys take underscores for dashes).
+stat_json() { on "$1" -j stats | jq ".${2//-/_}"; }
 
 # expect_stat NS NAME VALUE
 expect_stat()
@@ -374,7 +375,7 @@ grew()
 	local f="" k
 
 	for k; do
-		k=".\"${k//./\".\"}\""
+		k=".${k//-/_}"
 		f+="((\$b$k // 0) - (\$a$k // 0) | tostring),"
 	done
 	jq -nr --argjson a "$base" --argjson b "$(on "$r" -j stats)" "[${f%,}] | join(\" \")"

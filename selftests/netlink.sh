@@ -31,9 +31,9 @@ check "ns2 sees none" test "$(ip netns exec "$ns2" $R -j qp show | jq length)" -
 check "initial namespace sees none" test "$($R -j qp show | jq length)" -eq 0
 check "config set in ns1" ip netns exec "$ns1" $R config set max-qps 7
 check "ns2 keeps the default" \
-	test "$(ip netns exec "$ns2" $R -j config | jq '."max-qps"')" -eq 65536
+	test "$(ip netns exec "$ns2" $R -j config | jq '.max_qps')" -eq 65536
 check "counters are per namespace" \
-	test "$(ip netns exec "$ns2" $R -j stats | jq '."qp-created"')" -eq 0
+	test "$(ip netns exec "$ns2" $R -j stats | jq '.qp_created')" -eq 0
 ip netns del "$ns1"
 check "entries die with their namespace (no leak, no warning)" dmesg_clean
 

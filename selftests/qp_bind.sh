@@ -127,7 +127,7 @@ entry()
 	local f="" k
 
 	for k in "${@:4}"; do
-		f+=".\"$k\","
+		f+=".${k//-/_},"
 	done
 	on "$r" -j qp show src "$1" dst "$2" dqpn "$3" |
 		jq -r ".[] | [${f%,}] | map(tostring) | join(\" \")"
@@ -150,7 +150,7 @@ check "topology: a, r, b and m; rp_filter off on r" \
 	eval 'setup_router_topology && setup_attacker && count_roce_input "$a" "$b"'
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "checks on by default" is \
-	"$(on "$r" -j config | jq -c '[."check-iface", ."check-sport", ."check-cnp", ."check-psn", ."psn-window", ."check-qkey"]')" \
+	"$(on "$r" -j config | jq -c '[.check_iface, .check_sport, .check_cnp, .check_psn, .psn_window, .check_qkey]')" \
 	'["on","on","on","on",4096,"on"]'
 # Learned entries must outlive a slow guest's run.
 check "unknown-qp drop, cnp on" on "$r" config set unknown-qp drop cnp on idle-timeout 3600
@@ -371,9 +371,9 @@ check "managed a -> b's QP 0x55 bound by a's packet" eval \
 	 is "$(sent "$a" mg 1 b wrong-iface)" "1 0"'
 on "$r" save >"$pkts/saved"
 check "save writes dev for bound entries, none for unbound" eval \
-	'grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000055 sqpn 0x000056 dev veth0" "$pkts/saved" &&
-	 grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x000074 sqpn 0x000075 dev lo" "$pkts/saved" &&
-	 grep -qx "qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x000056 sqpn 0x000057" "$pkts/saved"'
+	'grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 85 sqpn 86 dev veth0" "$pkts/saved" &&
+	 grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 116 sqpn 117 dev lo" "$pkts/saved" &&
+	 grep -qx "qp add src 10.0.2.1 dst 10.0.1.1 dqpn 86 sqpn 87" "$pkts/saved"'
 check "flush, then restore: bound before any packet" eval \
 	'on "$r" qp flush origin managed && on "$r" restore "$pkts/saved" &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x55 iif) $(entry 10.0.1.1 10.0.2.1 0x74 iif)" "$if0 0" &&

@@ -129,7 +129,7 @@ check "module installed for modprobe" install_module
 check "packets crafted with scapy" craft_packets
 check "topology a, r, b" eval 'setup_router_topology && count_roce_input "$a" "$b"'
 check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
-check "psn-window defaults to 4096" is "$(on "$r" -j config | jq '."psn-window"')" 4096
+check "psn-window defaults to 4096" is "$(on "$r" -j config | jq '.psn_window')" 4096
 check "unknown-qp drop" on "$r" config set unknown-qp drop idle-timeout 3600
 check "$((NCONN + 2)) handshakes a -> b" eval \
 	'for i in $(seq 0 $((NCONN + 1))); do
@@ -139,7 +139,7 @@ check "$((NCONN + 2)) handshakes a -> b" eval \
 # Before the first data: a poisoned packet per QP direction binds nothing.
 check "poison: another port, PSN 2^23 away, each way: none pass" \
 	is "$(each poison-a) $(each poison-b)" "0 0"
-check "... counted wrong-psn" is "$(on "$r" -j stats | jq '."wrong-psn"')" $((2 * NCONN))
+check "... counted wrong-psn" is "$(on "$r" -j stats | jq '.wrong_psn')" $((2 * NCONN))
 check "... no port bound" is "$(sport 0x200) $(sport 0x201)" "null null"
 check "c0: poison inside the window, another port: passes, binds no port" \
 	is "$(sent "$a" c0-near-a b wrong-psn) $(sport 0x200)" "1 0 null"

@@ -60,7 +60,7 @@ check "helper on r" ip netns exec "$r" nft -f <(nft_roce_ruleset)
 check "stateful forward policy on r" stateful_firewall
 check "a and b count what they receive" counters_on_endpoints
 check "default timeouts: idle 300 s, UDP 30 s" is \
-	"$(on "$r" -j config | jq '."idle-timeout"') $(ip netns exec "$r" sysctl -n net.netfilter.nf_conntrack_udp_timeout)" \
+	"$(on "$r" -j config | jq '.idle_timeout') $(ip netns exec "$r" sysctl -n net.netfilter.nf_conntrack_udp_timeout)" \
 	"300 30"
 
 check "handshake REQ, REP, RTU" handshake
@@ -100,7 +100,7 @@ check "after ${QUIET_TOTAL}s: entries still established" is "$(entries)" \
 check "... with every packet counted" is \
 	"$(on "$r" -j qp show | jq '[.[].packets] | add')" $((2 * BURST * burst))
 check "... r dropped nothing" is "$(nft_packets "$r" fw forward dropped)" 0
-check "... no expectation failed" is "$(on "$r" -j stats | jq '."expect-failed"')" 0
+check "... no expectation failed" is "$(on "$r" -j stats | jq '.expect_failed')" 0
 
 # The keepalive must not outlive the connection: once it is idle for good
 # the entries go, and with them the CM conntrack's reason to live.

@@ -128,7 +128,7 @@ data_round "${SILENCE} s after c1's DREQ"
 # data above passed as RELATED, which is what this test is about.)
 check "c1's entries no longer established" is "$(established_c1)" 0
 check "r dropped nothing" is "$(nft_packets "$r" fw forward dropped)" 0
-check "no expectation failed" is "$(on "$r" -j stats | jq '."expect-failed"')" 0
+check "no expectation failed" is "$(on "$r" -j stats | jq '.expect_failed')" 0
 
 ip netns exec "$r" nft flush ruleset
 check "module unloads" busywait 10000 rmmod $MODULE

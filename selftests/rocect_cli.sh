@@ -82,12 +82,12 @@ check "... so dqpn 010 is 10" test "$($R -j qp show src 10.0.0.1 | jq '.[0].dqpn
 # Test configuration and counters.
 check "config set" $R config set max-qps 4 idle-timeout 60 unknown-qp drop
 check "config shows the new values" test \
-	"$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."unknown-qp"]')" = '[4,60,"drop"]'
+	"$($R -j config | jq -c '[.max_qps, .idle_timeout, .unknown_qp]')" = '[4,60,"drop"]'
 fails "config out of range: the setting and its range from the kernel's policy" \
 	"max-qps: out of range (1 to 16777216)" $R config set idle-timeout 61 max-qps 0
 fails "... a one-byte setting too" "cnp-dscp: out of range (0 to 63)" \
 	$R config set cnp-dscp 64
-check "... nothing changed" test "$($R -j config | jq -c '[."max-qps", ."idle-timeout", ."cnp-dscp"]')" = "[4,60,48]"
+check "... nothing changed" test "$($R -j config | jq -c '[.max_qps, .idle_timeout, .cnp_dscp]')" = "[4,60,48]"
 fails "config unknown key" "unknown setting 'colour'" $R config set colour blue
 # The CLI says each numeric setting's range as the module's own list has
 # it: the module takes both ends, the CLI refuses just beyond them.
@@ -109,7 +109,7 @@ done
 check "each setting's range in the CLI is the module's (both ends taken, beyond refused)" \
 	eval '[ -z "$bad" ] || { echo "    wrong:$bad"; false; }'
 check "... settings as before" $R restore "$tmp/before-ranges"
-maxqps() { jq '."max-qps"'; }
+maxqps() { jq '.max_qps'; }
 check "options as iproute2's: -json, -js" eval \
 	'test "$($R -json config | maxqps) $($R -js config | maxqps)" = "4 4"'
 check "-p alone: indented JSON" eval \
@@ -118,11 +118,11 @@ check "fill the table to max-qps" \
 	$R qp add src 10.0.0.5 dst 10.0.0.6 dqpn 1 sqpn 2
 fails "add beyond max-qps fails" "QP table is full" \
 	$R qp add src 10.0.0.7 dst 10.0.0.8 dqpn 1 sqpn 2
-check "table-full counted" test "$($R -j stats | jq '."table-full"')" -eq 1
-check "qp-count is 4" test "$($R -j stats | jq '."qp-count"')" -eq 4
+check "table-full counted" test "$($R -j stats | jq '.table_full')" -eq 1
+check "qp-count is 4" test "$($R -j stats | jq '.qp_count')" -eq 4
 check "stats reset" $R stats reset
 check "counters are zero after reset" \
-	test "$($R -j stats | jq '[."table-full", ."qp-created"] | add')" -eq 0
+	test "$($R -j stats | jq '[.table_full, .qp_created] | add')" -eq 0
 check "flush managed" $R qp flush origin managed
 check "table empty after flush" test "$($R -j qp show | jq length)" -eq 0
 
@@ -164,7 +164,7 @@ for mode in "" -j; do
 		test "${rss:-999999}" -lt 32768
 done
 check "flush all" $R qp flush
-counts=$($R -j stats | jq -r '"\(."qp-created"),\(."qp-destroyed"),\(."qp-count")"')
+counts=$($R -j stats | jq -r '"\(.qp_created),\(.qp_destroyed),\(.qp_count)"')
 check "stats: $BATCH created and destroyed, none left ($counts)" \
 	test "$counts" = "$BATCH,$BATCH,0"
 
@@ -184,25 +184,76 @@ promcheck()
 	    got = [s.value for s in fams[name].samples if s.labels == labels]
 	    assert len(got) == 1, (name, labels, fams[name].samples)
 	    return got[0]
+	# The names of 0.4: each counter of stats (JSON key) as metric{label}.
+	D, F, Q, R, C, N = ("rocect_dropped_packets", "rocect_failed_check_packets",
+	    "rocect_qp_entries_refused", "rocect_connections_refused",
+	    "rocect_cm_mads_ignored", "rocect_cnps_not_sent")
+	new = {"packets": ("rocect_inspected_packets", {}),
+	    "ce": ("rocect_ce_marked_packets", {}), "gso": ("rocect_gso_packets", {}),
+	    "unknown_qp_dropped": (D, {"reason": "unknown-qp"}),
+	    "drop_malformed": (D, {"reason": "malformed"}),
+	    "drop_unknown_opcode": (D, {"reason": "unknown-opcode"}),
+	    "drop_icrc": (D, {"reason": "icrc"}), "drop_spoofed": (D, {"reason": "spoofed"}),
+	    "drop_gso": (D, {"reason": "gso"}),
+	    "wrong_iface": (F, {"check": "iface"}), "wrong_sport": (F, {"check": "sport"}),
+	    "wrong_psn": (F, {"check": "psn"}), "wrong_qkey": (F, {"check": "qkey"}),
+	    "cnp_forged": (F, {"check": "cnp"}),
+	    "icrc_bad": (C, {"reason": "icrc"}), "cm_spoofed": (C, {"reason": "spoofed"}),
+	    "cm_unmatched": (C, {"reason": "unmatched"}),
+	    "cm_unexpected": (C, {"reason": "unexpected"}),
+	    "qp_created": ("rocect_qp_entries_created", {}),
+	    "qp_destroyed": ("rocect_qp_entries_destroyed", {}),
+	    "qp_expired": ("rocect_qp_entries_expired", {}),
+	    "qp_inferred": ("rocect_qp_entries_inferred", {}),
+	    "qp_recovered": ("rocect_qp_entries_recovered", {}),
+	    "table_full": (Q, {"reason": "max-qps"}),
+	    "qp_source_full": (Q, {"reason": "source-share"}),
+	    "qp_conflict": (Q, {"reason": "conflict"}),
+	    "conn_created": ("rocect_connections_created", {}),
+	    "conn_destroyed": ("rocect_connections_destroyed", {}),
+	    "conn_expired": ("rocect_connections_expired", {}),
+	    "conn_evicted": ("rocect_connections_evicted", {}),
+	    "conn_full": (R, {"reason": "max-conns"}),
+	    "conn_source_full": (R, {"reason": "source-share"}),
+	    "flow_adopted": ("rocect_adopted_flows", {}),
+	    "expect_created": ("rocect_expectations_created", {}),
+	    "expect_failed": ("rocect_expectations_failed", {}),
+	    "expect_kept": ("rocect_expectations_kept", {}),
+	    "cnp_sent": ("rocect_cnps_sent", {}),
+	    "cnp_interval": (N, {"reason": "interval"}), "cnp_capped": (N, {"reason": "max-rate"}),
+	    "cnp_no_route": (N, {"reason": "no-route"}),
+	    "cnp_unknown_qp": (N, {"reason": "unknown-qp"}),
+	    "cnp_tx_dropped": ("rocect_cnps_tx_dropped", {}),
+	    "learn_ambiguous": ("rocect_learn_ambiguous_responses", {}),
+	    "learn_evicted": ("rocect_learn_records_evicted", {})}
 	n = 0
 	for k, v in stats.items():
-	    m = "rocect_" + k.replace("-", "_")
+	    assert "-" not in k, ("a JSON key with a dash", k)
 	    if isinstance(v, dict):
 	        metric, label = {"class": ("rocect_class_packets", "class"),
 	                         "malformed": ("rocect_malformed_packets", "reason"),
 	                         "cm": ("rocect_cm_mads", "attribute")}[k]
 	        assert fams[metric].type == "counter", metric
 	        for lk, lv in v.items():
-	            assert value(metric, **{label: lk}) == lv, (metric, lk); n += 1
-	    elif k in ("qp-count", "conn-count", "cong-count"):
-	        g = {"qp-count": "rocect_qp_entries", "conn-count": "rocect_conn_entries",
-	             "cong-count": "rocect_congestion_records"}[k]
+	            # a JSON key takes underscores where the label value has dashes
+	            assert value(metric, **{label: lk.replace("_", "-")}) == lv, (metric, lk); n += 1
+	    elif k in ("qp_count", "conn_count", "cong_count"):
+	        g = {"qp_count": "rocect_qp_entries", "conn_count": "rocect_conn_entries",
+	             "cong_count": "rocect_congestion_records"}[k]
 	        assert fams[g].type == "gauge" and value(g) == v, (g, v); n += 1
 	    else:
-	        assert fams[m].type == "counter" and value(m) == v, (m, v)
-	        assert "see rocect(8)" not in fams[m].documentation, ("no help", m); n += 1
-	assert value("rocect_max_qps") == cfg["max-qps"] and value("rocect_max_conns") == cfg["max-conns"]
-	assert value("rocect_qp_entries") == 1 and value("rocect_qp_created") > 0
+	        m, labels = new[k]
+	        assert fams[m].type == "counter" and value(m, **labels) == v, (m, labels, v)
+	        assert "see rocect(8)" not in fams[m].documentation, ("no help", m)
+	        old = "rocect_" + k
+	        assert fams[old].type == "counter" and value(old) == v, (old, v)
+	        assert fams[old].documentation.startswith("Deprecated") and \
+	            m in fams[old].documentation, (old, fams[old].documentation); n += 2
+	for m in set(m for m, _ in new.values()):
+	    want = sum(1 for k, (mm, _) in new.items() if mm == m and k in stats)
+	    assert len(fams[m].samples) == want, (m, fams[m].samples)
+	assert value("rocect_max_qps") == cfg["max_qps"] and value("rocect_max_conns") == cfg["max_conns"]
+	assert value("rocect_qp_entries") == 1 and value("rocect_qp_entries_created") > 0
 	assert fams["rocect_up"].type == "gauge" and value("rocect_up") == 1
 	print("    %d samples checked" % n)
 	EOT
@@ -217,8 +268,18 @@ check "metrics -n NAME: every sample labelled netns=NAME" eval \
 	 $R -n "$prom" -j config >"$tmp/cfg.json" &&
 	 promcheck "$tmp/prom" "$tmp/st.json" "$tmp/cfg.json" "$prom"'
 cleanup_all_ns
-$R qp flush
 fails "metrics takes no arguments" "no arguments" $R metrics now
+
+# JSON keys are plain jq paths (underscores); the text keeps the man page's
+# words (dashes), as config set takes them.
+dashed_keys() { jq '[.. | objects | keys[] | select(contains("-"))] | length'; }
+check "JSON: no key of stats, config, qp show, conn show has a dash" eval \
+	'test "$($R -j stats | dashed_keys) $($R -j config | dashed_keys)" = "0 0" &&
+	 test "$($R -j qp show | dashed_keys) $($R -j -p conn show | dashed_keys)" = "0 0" &&
+	 test "$($R -j qp show | jq ".[0] | has(\"idle_ms\") and has(\"timeout_s\")")" = true'
+check "... the text output keeps the dashed words" eval \
+	'$R stats | grep -q "^wrong-psn 0$" && $R config | grep -q "^check-psn on$"'
+$R qp flush
 
 # Test save and restore across a module reload: settings and managed
 # entries come back, learned state does not exist to come back.
@@ -257,13 +318,13 @@ cat >"$tmp/want" <<-EOT
 	qp add src fd00:1:0::1 dst fd00:2::1 dqpn 0xabcdef sqpn 2
 	qp add src 10.0.5.1 dst 10.0.5.2 dqpn 5 sqpn 6 dev lo
 EOT
-churn() { $R -j stats | jq -r '"\(."qp-created") \(."qp-destroyed")"'; }
+churn() { $R -j stats | jq -r '"\(.qp_created) \(.qp_destroyed)"'; }
 read -r c0 d0 <<<"$(churn)"
 check "restore: the file's entries and settings" eval \
 	'$R restore "$tmp/want" &&
 	 test "$($R -j qp show | jq -c "sort_by(.dqpn) | map([.zone, .src, .dqpn, .sqpn, .iif])")" = \
 		"[[0,\"10.0.5.1\",5,6,0],[0,\"10.0.1.1\",23,42,null],[0,\"fd00:1::1\",11259375,2,null]]" &&
-	 test "$($R -j config | jq ."\"idle-timeout\"")" = 88'
+	 test "$($R -j config | jq .idle_timeout)" = 88'
 read -r c1 d1 <<<"$(churn)"
 check "... 1 made, 1 replaced in place (another sqpn), 1 deleted, 1 left alone" \
 	test "$((c1 - c0)) $((d1 - d0))" = "1 1"
@@ -278,7 +339,7 @@ fails "restore says what is wrong with a line: its bad address" \
 printf 'config set idle-timeout 99\nqp add src 10.0.9.1 dst 10.0.9.2 dqpn 9\n' >"$tmp/nosqpn"
 fails "... its missing source QP" "nosqpn:2: missing 'sqpn'" $R restore "$tmp/nosqpn"
 check "... and changes nothing" eval \
-	'test "$(churn) $($R -j config | jq ."\"idle-timeout\"")" = "$c1 $d1 88"'
+	'test "$(churn) $($R -j config | jq .idle_timeout)" = "$c1 $d1 88"'
 : >"$tmp/empty"
 fails "restore refuses a file without a config set line (an empty save)" \
 	"no config set line" $R restore "$tmp/empty"

@@ -389,7 +389,7 @@ rejected()
 	check "rej: R marks the connection rejected (reason 8, invalid service ID)" \
 		quiet jq -e 'any(.[]; .service == "tcp:9999" and
 				       .state == "rejected" and
-				       ."reject-reason" == 8)' <<<"$conns"
+				       .reject_reason == 8)' <<<"$conns"
 	check "rej: and keeps no QP entry for its QP" \
 		quiet jq -e --argjson q "$(jq '[.[] | select(.service == "tcp:9999") |
 					     .aqpn] | first' <<<"$conns")" \
@@ -622,12 +622,12 @@ strict()
 	B "ucmatose -c 2 -C 20 >/dev/null 2>&1 & wait_listen ucmatose"
 	check "strict: ucmatose still works" \
 		A "ucmatose -s $B4 -c 2 -C 20 >/dev/null"
-	dropped=$(R "\$ROCECT -j stats" | jq '."unknown-qp-dropped"')
+	dropped=$(R "\$ROCECT -j stats" | jq '.unknown_qp_dropped')
 	pingpong 20 >"$out/pp2.out"
 	check "strict: ibv_rc_pingpong fails" \
 		bash -c "! grep -q 'iters in' $out/pp2.out"
 	check "strict: R counted its dropped packets" \
-		test "$(R "\$ROCECT -j stats" | jq '."unknown-qp-dropped"')" \
+		test "$(R "\$ROCECT -j stats" | jq '.unknown_qp_dropped')" \
 		-gt "$dropped"
 	check "strict: with learn on, R inferred nothing of it" \
 		is "$(R "\$ROCECT -j qp show origin inferred" | jq length)" 0
@@ -757,7 +757,7 @@ loss()
 	R 'for d in eth0 eth1; do tc qdisc replace dev $d root pfifo limit 20000; done'
 	show R "\$ROCECT stats | grep -E '^(wrong-[a-z]+|unknown-qp-dropped) '"
 	check "loss: R counted no packet outside its PSN window" \
-		is "$(R "\$ROCECT -j stats" | jq '."wrong-psn"')" 0
+		is "$(R "\$ROCECT -j stats" | jq '.wrong_psn')" 0
 }
 
 # links_on_failure: after a scenario that failed a check, every guest's
@@ -780,12 +780,12 @@ links_on_failure()
 teardown()
 {
 	check "R: every expectation asked for was set up" \
-		is "$(R "\$ROCECT -j stats" | jq '."expect-failed"')" 0
+		is "$(R "\$ROCECT -j stats" | jq '.expect_failed')" 0
 	# Real traffic never fails the binding to its sender's interface,
 	# port, PSN window or Q_Key, nor do the CNPs of R (its own) and of rxe.
 	check "R and B: no packet of real traffic failed a binding check" \
 		is "$(for g in R B; do "$g" "\$ROCECT -j stats" |
-			jq -c '[."wrong-iface", ."wrong-sport", ."cnp-forged", ."wrong-psn", ."wrong-qkey"]'; done |
+			jq -c '[.wrong_iface, .wrong_sport, .cnp_forged, .wrong_psn, .wrong_qkey]'; done |
 			xargs)" "[0,0,0,0,0] [0,0,0,0,0]"
 	check "R: module unloads" R "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"

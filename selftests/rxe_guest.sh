@@ -74,7 +74,7 @@ wait_qps()
 	return 1
 }
 
-has_sent() { [ "$(qps "$1" | jq '[.[] | select(."sq-psn" > 0)] | length')" -ge "$2" ]; }
+has_sent() { [ "$(qps "$1" | jq '[.[] | select(.sq_psn > 0)] | length')" -ge "$2" ]; }
 
 # wait_sent COMM N: until N of COMM's QPs have sent a packet (60 s at most).
 wait_sent()

@@ -144,5 +144,5 @@ for i in $(seq "$rounds"); do
 done
 [ "$helper_b" -eq 0 ] || [ "$scenario" != traffic ] ||
 	check "B's helper tracked the connections" \
-		test "$(B "\$ROCECT -j stats" | jq '."conn-created"')" -gt 0
+		test "$(B "\$ROCECT -j stats" | jq '.conn_created')" -gt 0
 finish

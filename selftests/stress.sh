@@ -129,9 +129,9 @@ jobs_pids=()
 
 check "rocect still answers" on "$r" -j stats
 check "data was seen" test "$(on "$r" -j stats | jq '.class.rc')" -gt 0
-check "CNPs were sent" test "$(on "$r" -j stats | jq '."cnp-sent"')" -gt 0
+check "CNPs were sent" test "$(on "$r" -j stats | jq '.cnp_sent')" -gt 0
 check "connections came and went" \
-	test "$(on "$r" -j stats | jq '."conn-destroyed"')" -gt 0
+	test "$(on "$r" -j stats | jq '.conn_destroyed')" -gt 0
 check "entries and connections agree after the churn" sh -c \
 	"[ \$(ip netns exec $r $ROCECT -j qp show origin learned | jq length) -le \
 	   \$((2 * \$(ip netns exec $r $ROCECT -j conn | jq length))) ]"

@@ -11,7 +11,10 @@
 # - reload after an edit makes the table the file's;
 # - stop leaves the table and the file alone;
 # - without the file the unit is skipped (condition), not failed;
-# - rocect@NETNS.service restores a named namespace's file there.
+# - rocect@NETNS.service restores a named namespace's file there;
+# - rocect-metrics.service and rocect-metrics@NETNS.service write
+#   node_exporter's textfiles, rocect_up 0 for a namespace that is gone;
+#   their timers start.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -32,11 +35,21 @@ cleanup_extra()
 	[ -z "$sd_pid" ] || kill -9 "$sd_pid" 2>/dev/null
 	ip netns del rocect-units 2>/dev/null
 	rm -rf "$etc" /etc/systemd/system/rocect.service \
-		/etc/systemd/system/rocect@.service
+		/etc/systemd/system/rocect@.service \
+		/etc/systemd/system/rocect-metrics.service \
+		/etc/systemd/system/rocect-metrics@.service \
+		/etc/systemd/system/rocect-metrics.timer \
+		/etc/systemd/system/rocect-metrics@.timer
+	rm -f "$textfiles"/rocect.prom "$textfiles"/rocect-*.prom
+	[ -z "$made_textfiles" ] || rmdir "$textfiles"
 }
 
 # The units as installed, calling this tree's rocect.
-for u in rocect.service rocect@.service; do
+textfiles=/var/lib/prometheus/node-exporter
+made_textfiles=
+[ -d "$textfiles" ] || { mkdir -p "$textfiles" && made_textfiles=1; }
+for u in rocect.service rocect@.service rocect-metrics.service \
+	 rocect-metrics@.service rocect-metrics.timer rocect-metrics@.timer; do
 	sed "s|/usr/local/sbin/rocect|$ROCECT|g" "$TOP/examples/$u" \
 		>"/etc/systemd/system/$u"
 done
@@ -76,13 +89,13 @@ check "module unloads" unload_module
 check "systemctl start rocect" sd start rocect.service
 check "... active, module loaded, setting and entry back" eval \
 	'active rocect.service active && module_loaded &&
-	 is "$("$ROCECT" -j config show | jq ."\"idle-timeout\"")" 99 &&
+	 is "$("$ROCECT" -j config show | jq .idle_timeout)" 99 &&
 	 is "$(entries)" "[[23,42]]"'
 "$ROCECT" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x19 sqpn 0x2c
 check "systemctl restart with the entries present" sd restart rocect.service
 check "... active; the entry the file does not name is gone" eval \
 	'active rocect.service active && is "$(entries)" "[[23,42]]"'
-sed -i 's/dqpn 0x000017 sqpn 0x00002a/dqpn 0x000018 sqpn 0x00002b/' "$etc/saved"
+sed -i 's/dqpn 23 sqpn 42/dqpn 24 sqpn 43/' "$etc/saved"
 echo "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x1a sqpn 0x2d" >>"$etc/saved"
 check "systemctl reload after an edit" sd reload rocect.service
 check "... the table is the file's" is "$(entries)" "[[24,43],[26,45]]"
@@ -110,6 +123,26 @@ check "systemctl restart rocect@rocect-units" sd restart rocect@rocect-units.ser
 check "... one entry still" \
 	is "$("$ROCECT" -n rocect-units -j qp show | jq length)" 1
 check "systemctl stop rocect@rocect-units" sd stop rocect@rocect-units.service
+
+# The metrics units: the initial namespace's file, a named namespace's, and
+# one for a namespace that does not exist (up 0, the unit succeeds).
+check "systemctl start rocect-metrics" sd start rocect-metrics.service
+check "... rocect.prom: up, the entries" eval \
+	'grep -qx "rocect_up 1" "$textfiles/rocect.prom" &&
+	 grep -qx "rocect_qp_entries 2" "$textfiles/rocect.prom"'
+check "systemctl start rocect-metrics@rocect-units" \
+	sd start rocect-metrics@rocect-units.service
+check "... rocect-rocect-units.prom: up, its entry, labelled" eval \
+	'grep -qx "rocect_up{netns=\"rocect-units\"} 1" "$textfiles/rocect-rocect-units.prom" &&
+	 grep -qx "rocect_qp_entries{netns=\"rocect-units\"} 1" "$textfiles/rocect-rocect-units.prom"'
+check "systemctl start rocect-metrics@rocect-gone (no such namespace)" \
+	sd start rocect-metrics@rocect-gone.service
+check "... rocect-rocect-gone.prom says it is down" \
+	is "$(cat "$textfiles/rocect-rocect-gone.prom")" \
+	"$(printf '# HELP rocect_up 1 if the module answered, else 0\n# TYPE rocect_up gauge\nrocect_up{netns="rocect-gone"} 0')"
+check "the timers start" eval \
+	'sd start rocect-metrics.timer rocect-metrics@rocect-units.timer &&
+	 active rocect-metrics.timer active && active rocect-metrics@rocect-units.timer active'
 
 kill -9 "$sd_pid"
 sd_pid=

@@ -64,7 +64,7 @@ counters()
 got() { nft_packets "$1" cnt in "$2"; }
 conn_state()
 {
-	on "$1" -j conn | jq -r --argjson c "$2" '.[] | select(."acomm-id" == $c) | .state'
+	on "$1" -j conn | jq -r --argjson c "$2" '.[] | select(.acomm_id == $c) | .state'
 }
 
 vrf_setup()

@@ -12,7 +12,7 @@
 
 static const char *const conn_columns[] = {
 	"zone", "active", "passive", "service", "acomm-id", "pcomm-id", "aqpn",
-	"pqpn", "state", "reject-reason", "age-ms", "timeout", NULL
+	"pqpn", "state", "reject-reason", "age-ms", "timeout-s", NULL
 };
 
 static int conn_help(struct rd *rd)
@@ -46,7 +46,7 @@ static const struct rd_field conn_fields[] = {
 	RD_FIELD("cma-match", ROCECT_A_CONN_CMA_MATCH, RD_BOOL),
 	RD_FIELD("age-ms", ROCECT_A_CONN_AGE_MSECS, RD_U64),
 	RD_FIELD("idle-ms", ROCECT_A_CONN_IDLE_MSECS, RD_U64),
-	RD_FIELD("timeout", ROCECT_A_CONN_TIMEOUT, RD_U32),
+	RD_FIELD("timeout-s", ROCECT_A_CONN_TIMEOUT, RD_U32),
 	RD_FIELDS_END
 };
 

@@ -8,16 +8,100 @@
  *   mv /var/lib/prometheus/node-exporter/rocect.prom.$$ \
  *	/var/lib/prometheus/node-exporter/rocect.prom
  *
- * Every counter of "rocect stats" becomes rocect_<name>_total; the groups
- * (class, malformed, cm) become one metric each with a label; qp-count,
- * conn-count and cong-count are gauges, as are the max-qps and max-conns
- * settings. With
- * -n NAME every sample carries netns="NAME".
+ * Every counter of "rocect stats" becomes a metric named by what it counts
+ * and its unit, those of one kind one metric with a label (the table
+ * below); the groups (class, malformed, cm) become one metric each with a
+ * label; qp-count, conn-count and cong-count are gauges, as are the
+ * max-qps and max-conns settings. The names of 0.3 (rocect_<name>_total)
+ * follow for one release. With -n NAME every sample carries netns="NAME".
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rocect.h"
+
+/*
+ * Each counter of "rocect stats" as a metric named by what it counts and
+ * its unit; the counters that split one count by reason are one metric
+ * with a label (as node_exporter and the kernel's drop reasons do). HELP
+ * is on each metric's first row.
+ */
+static const struct {
+	const char *key, *metric, *label, *value, *help;
+} counters[] = {
+	{ "packets", "rocect_inspected_packets_total", NULL, NULL,
+	  "Packets the helper inspected." },
+	{ "ce", "rocect_ce_marked_packets_total", NULL, NULL,
+	  "CE-marked data packets of tracked QPs." },
+	{ "gso", "rocect_gso_packets_total", NULL, NULL,
+	  "GRO super-packets seen." },
+	{ "unknown-qp-dropped", "rocect_dropped_packets_total", "reason",
+	  "unknown-qp", "Packets dropped by unknown-qp drop, by reason." },
+	{ "drop-malformed", "rocect_dropped_packets_total", "reason", "malformed", NULL },
+	{ "drop-unknown-opcode", "rocect_dropped_packets_total", "reason",
+	  "unknown-opcode", NULL },
+	{ "drop-icrc", "rocect_dropped_packets_total", "reason", "icrc", NULL },
+	{ "drop-spoofed", "rocect_dropped_packets_total", "reason", "spoofed", NULL },
+	{ "drop-gso", "rocect_dropped_packets_total", "reason", "gso", NULL },
+	{ "wrong-iface", "rocect_failed_check_packets_total", "check", "iface",
+	  "Packets failing a check of their QP's binding, by check." },
+	{ "wrong-sport", "rocect_failed_check_packets_total", "check", "sport", NULL },
+	{ "wrong-psn", "rocect_failed_check_packets_total", "check", "psn", NULL },
+	{ "wrong-qkey", "rocect_failed_check_packets_total", "check", "qkey", NULL },
+	{ "cnp-forged", "rocect_failed_check_packets_total", "check", "cnp", NULL },
+	{ "icrc-bad", "rocect_cm_mads_ignored_total", "reason", "icrc",
+	  "CM MADs the connection tracking ignored, by reason." },
+	{ "cm-spoofed", "rocect_cm_mads_ignored_total", "reason", "spoofed", NULL },
+	{ "cm-unmatched", "rocect_cm_mads_ignored_total", "reason", "unmatched", NULL },
+	{ "cm-unexpected", "rocect_cm_mads_ignored_total", "reason", "unexpected", NULL },
+	{ "qp-created", "rocect_qp_entries_created_total", NULL, NULL,
+	  "QP entries created." },
+	{ "qp-destroyed", "rocect_qp_entries_destroyed_total", NULL, NULL,
+	  "QP entries deleted, by any means." },
+	{ "qp-expired", "rocect_qp_entries_expired_total", NULL, NULL,
+	  "QP entries expired." },
+	{ "qp-inferred", "rocect_qp_entries_inferred_total", NULL, NULL,
+	  "QP entries inferred from traffic (learn on)." },
+	{ "qp-recovered", "rocect_qp_entries_recovered_total", NULL, NULL,
+	  "QP entries recovered from traffic after a failover." },
+	{ "table-full", "rocect_qp_entries_refused_total", "reason", "max-qps",
+	  "QP entries refused, by reason." },
+	{ "qp-source-full", "rocect_qp_entries_refused_total", "reason",
+	  "source-share", NULL },
+	{ "qp-conflict", "rocect_qp_entries_refused_total", "reason", "conflict", NULL },
+	{ "conn-created", "rocect_connections_created_total", NULL, NULL,
+	  "Connections tracked." },
+	{ "conn-destroyed", "rocect_connections_destroyed_total", NULL, NULL,
+	  "Connections forgotten." },
+	{ "conn-expired", "rocect_connections_expired_total", NULL, NULL,
+	  "Connections forgotten by timeout." },
+	{ "conn-evicted", "rocect_connections_evicted_total", NULL, NULL,
+	  "Finished or half-open connections evicted for new ones." },
+	{ "conn-full", "rocect_connections_refused_total", "reason", "max-conns",
+	  "Connections refused, by reason." },
+	{ "conn-source-full", "rocect_connections_refused_total", "reason",
+	  "source-share", NULL },
+	{ "flow-adopted", "rocect_adopted_flows_total", NULL, NULL,
+	  "Conntracks injected by conntrackd and adopted." },
+	{ "expect-created", "rocect_expectations_created_total", NULL, NULL,
+	  "Conntrack expectations set up." },
+	{ "expect-failed", "rocect_expectations_failed_total", NULL, NULL,
+	  "Conntrack expectations refused by conntrack." },
+	{ "expect-kept", "rocect_expectations_kept_total", NULL, NULL,
+	  "Conntrack expectations not set up: one in place serves." },
+	{ "cnp-sent", "rocect_cnps_sent_total", NULL, NULL, "CNPs sent." },
+	{ "cnp-interval", "rocect_cnps_not_sent_total", "reason", "interval",
+	  "CNPs not sent, by reason." },
+	{ "cnp-capped", "rocect_cnps_not_sent_total", "reason", "max-rate", NULL },
+	{ "cnp-no-route", "rocect_cnps_not_sent_total", "reason", "no-route", NULL },
+	{ "cnp-unknown-qp", "rocect_cnps_not_sent_total", "reason", "unknown-qp", NULL },
+	{ "cnp-tx-dropped", "rocect_cnps_tx_dropped_total", NULL, NULL,
+	  "CNPs the transmit path dropped." },
+	{ "learn-ambiguous", "rocect_learn_ambiguous_responses_total", NULL, NULL,
+	  "Responses whose PSN agreed with requests to several QPs." },
+	{ "learn-evicted", "rocect_learn_records_evicted_total", NULL, NULL,
+	  "Host pairs' learning records taken over." },
+};
 
 /* The groups of "rocect -j stats": one metric each, its label the name. */
 static const struct {
@@ -41,11 +125,6 @@ static const struct {
 	{ "max-qps", "rocect_max_qps", "The max-qps setting.", true },
 	{ "max-conns", "rocect_max_conns", "The max-conns setting.", true },
 };
-
-static const char *help_of(const char *key)
-{
-	return stats_counter_help(key) ?: "A counter of rocect stats (see rocect(8)).";
-}
 
 /* "cnp-sent" -> "cnp_sent": metric names take no dashes. */
 static void metric_name(char *buf, size_t len, const char *key)
@@ -94,6 +173,16 @@ static void sample(const struct rd *rd, const char *metric, const char *label,
 	printf(" %llu\n", (unsigned long long)v);
 }
 
+static int counter_row(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		if (!strcmp(counters[i].key, key))
+			return i;
+	return -1;
+}
+
 static bool is_gauge_or_group(const char *key)
 {
 	unsigned int i;
@@ -107,22 +196,72 @@ static bool is_gauge_or_group(const char *key)
 	return false;
 }
 
-static void print_metrics(const struct rd *rd, json_object *stats,
-			  json_object *cfg)
+/* The counters' metrics, each with HELP and TYPE before its first sample. */
+static void print_counters(const struct rd *rd, json_object *stats)
 {
-	char name[96], metric[128];
+	unsigned int i, j;
 	json_object *v;
-	unsigned int i;
+	bool head;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		if (!counters[i].help)
+			continue;	/* printed with its metric's first row */
+		head = false;
+		for (j = i; j < ARRAY_SIZE(counters); j++) {
+			if (strcmp(counters[j].metric, counters[i].metric) ||
+			    !json_object_object_get_ex(stats, counters[j].key, &v))
+				continue;
+			if (!head)
+				printf("# HELP %s %s\n# TYPE %s counter\n",
+				       counters[i].metric, counters[i].help,
+				       counters[i].metric);
+			head = true;
+			sample(rd, counters[j].metric, counters[j].label,
+			       counters[j].value, json_object_get_uint64(v));
+		}
+	}
+}
+
+/*
+ * The names of 0.3, rocect_<counter>_total, for one release more so that
+ * dashboards and alerts can move; a counter this table misses keeps its
+ * old name for good.
+ */
+static void print_old_names(const struct rd *rd, json_object *stats)
+{
+	char name[96], metric[128], help[256];
+	int row;
 
 	json_object_object_foreach(stats, key, val) {
 		if (is_gauge_or_group(key))
 			continue;
 		metric_name(name, sizeof(name), key);
 		snprintf(metric, sizeof(metric), "rocect_%s_total", name);
-		printf("# HELP %s %s\n# TYPE %s counter\n", metric,
-		       help_of(key), metric);
+		row = counter_row(key);
+		if (row < 0)
+			snprintf(help, sizeof(help),
+				 "A counter of rocect stats (see rocect(8)).");
+		else if (counters[row].label)
+			snprintf(help, sizeof(help),
+				 "Deprecated, removed after 0.4: %s{%s=\"%s\"}.",
+				 counters[row].metric, counters[row].label,
+				 counters[row].value);
+		else
+			snprintf(help, sizeof(help),
+				 "Deprecated, removed after 0.4: %s.",
+				 counters[row].metric);
+		printf("# HELP %s %s\n# TYPE %s counter\n", metric, help, metric);
 		sample(rd, metric, NULL, NULL, json_object_get_uint64(val));
 	}
+}
+
+static void print_metrics(const struct rd *rd, json_object *stats,
+			  json_object *cfg)
+{
+	json_object *v;
+	unsigned int i;
+
+	print_counters(rd, stats);
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		if (!json_object_object_get_ex(stats, groups[i].key, &v))
 			continue;
@@ -140,6 +279,7 @@ static void print_metrics(const struct rd *rd, json_object *stats,
 		       gauges[i].help, gauges[i].metric);
 		sample(rd, gauges[i].metric, NULL, NULL, json_object_get_uint64(v));
 	}
+	print_old_names(rd, stats);
 }
 
 /* Down (no module, no namespace, no permission) is a sample too. */

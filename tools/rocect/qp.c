@@ -29,7 +29,7 @@ const char *const qp_states[] = {
 
 const char *const qp_columns[] = {
 	"zone", "src", "dst", "dqpn", "sqpn", "origin", "state", "packets",
-	"bytes", "ce", "cnps", "idle-ms", "timeout", NULL
+	"bytes", "ce", "cnps", "idle-ms", "timeout-s", NULL
 };
 
 static int qp_help(struct rd *rd)
@@ -79,7 +79,7 @@ static const struct rd_field qp_fields[] = {
 	RD_FIELD("packets", ROCECT_A_QP_PACKETS, RD_U64),
 	RD_FIELD("bytes", ROCECT_A_QP_BYTES, RD_U64),
 	RD_FIELD("idle-ms", ROCECT_A_QP_IDLE_MSECS, RD_U64),
-	RD_FIELD("timeout", ROCECT_A_QP_TIMEOUT, RD_U32),
+	RD_FIELD("timeout-s", ROCECT_A_QP_TIMEOUT, RD_U32),
 	/* Learned entries: what the CM handshake said. */
 	RD_FIELD("active", ROCECT_A_QP_ACTIVE, RD_BOOL),
 	RD_FIELD("scomm-id", ROCECT_A_QP_SCOMM_ID, RD_U32),

@@ -174,6 +174,7 @@ int rd_collect_rows(struct rd *rd,
 		    void *arg,
 		    json_object *(*to_json)(const struct nlmsghdr *nlh),
 		    json_object **rows);
+json_object *rd_json_keys(json_object *v);
 void rd_print_object(struct rd *rd, json_object *obj);
 void rd_print_keys(struct rd *rd, json_object *o);
 int rd_get(struct rd *rd, uint8_t cmd, mnl_cb_t cb, json_object *o);
@@ -191,7 +192,6 @@ json_object *qp_to_json(const struct nlmsghdr *nlh);
 int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
-const char *stats_counter_help(const char *key);
 int cmd_metrics(struct rd *rd);
 int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);

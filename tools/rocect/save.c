@@ -29,9 +29,9 @@ static void put_entry(json_object *e)
 	json_object_object_get_ex(e, "dst", &v);
 	printf(" dst %s", json_object_get_string(v));
 	json_object_object_get_ex(e, "dqpn", &v);
-	printf(" dqpn 0x%06x", (unsigned int)json_object_get_int64(v));
+	printf(" dqpn %u", (unsigned int)json_object_get_int64(v));
 	json_object_object_get_ex(e, "sqpn", &v);
-	printf(" sqpn 0x%06x", (unsigned int)json_object_get_int64(v));
+	printf(" sqpn %u", (unsigned int)json_object_get_int64(v));
 	/* A bound entry is restored bound (an interface gone: unbound). */
 	if (json_object_object_get_ex(e, "iif", &v)) {
 		iif = json_object_get_int64(v);
@@ -56,7 +56,7 @@ int cmd_save(struct rd *rd)
 	int ret = 1;
 
 	if (rd_is(rd, "help")) {
-		fprintf(stderr, "Usage: rocect save >FILE; restore with rocect -b FILE\n");
+		fprintf(stderr, "Usage: rocect save >FILE; restore with rocect restore FILE\n");
 		return 0;
 	}
 	if (!rd_no_arg(rd)) {

@@ -201,15 +201,53 @@ static void print_header(const struct rd_table *t)
 	}
 }
 
-/* JSON: one object of the array, after a comma if not the first. */
-static void print_json_row(struct rd_table *t, json_object *row)
+/**
+ * rd_json_keys() - a JSON value as -j prints it: object keys with
+ *	underscores where the CLI's words have dashes
+ * @v: the value, keys as the CLI names them ("idle-ms")
+ *
+ * jq reads "idle_ms" as a plain path (.idle_ms) but "idle-ms" only quoted,
+ * so JSON output takes underscores, as iproute2's does, while the text
+ * output and the arguments keep the words of the man page.
+ *
+ * Return: a new reference: a copy with its keys renamed, or @v itself.
+ */
+json_object *rd_json_keys(json_object *v)
 {
+	char key[64];
+	json_object *o;
+	size_t i, n;
+
+	if (json_object_is_type(v, json_type_array)) {
+		n = json_object_array_length(v);
+		o = json_object_new_array_ext(n);
+		for (i = 0; i < n; i++)
+			json_object_array_add(o, rd_json_keys(json_object_array_get_idx(v, i)));
+		return o;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return json_object_get(v);
+	o = json_object_new_object();
+	json_object_object_foreach(v, k, val) {
+		for (i = 0; k[i] && i + 1 < sizeof(key); i++)
+			key[i] = k[i] == '-' ? '_' : k[i];
+		key[i] = 0;
+		json_object_object_add(o, key, rd_json_keys(val));
+	}
+	return o;
+}
+
+/* JSON: one object of the array, after a comma if not the first. */
+static void print_json_row(struct rd_table *t, json_object *row_as_named)
+{
+	json_object *row = rd_json_keys(row_as_named);
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
 	const char *s;
 
 	if (!t->rd->pretty) {
 		fputs(t->printed ? "," : "[", stdout);
 		fputs(json_object_to_json_string_ext(row, flags), stdout);
+		json_object_put(row);
 		return;
 	}
 	/* Indented one level, as json-c indents an array's elements. */
@@ -221,6 +259,7 @@ static void print_json_row(struct rd_table *t, json_object *row)
 		if (*s == '\n')
 			fputs("  ", stdout);
 	}
+	json_object_put(row);
 }
 
 static void print_row(struct rd_table *t, json_object *row)
@@ -334,7 +373,8 @@ void rd_table_free(struct rd_table *t)
 }
 
 /**
- * rd_print_object() - print one JSON value, with -p indented
+ * rd_print_object() - print one JSON value, with -p indented, its keys
+ *	as rd_json_keys() makes them
  * @rd: the invocation
  * @obj: the value
  */
@@ -342,8 +382,10 @@ void rd_print_object(struct rd *rd, json_object *obj)
 {
 	int flags = rd->pretty ? JSON_C_TO_STRING_PRETTY |
 				 JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN;
+	json_object *out = rd_json_keys(obj);
 
-	puts(json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(out, flags | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(out);
 }
 
 /* Text: "key value" lines; a nested object's keys as "group.key value". */
