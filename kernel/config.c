@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <uapi/linux/rocect.h>
 
+#include "config.h"
 #include "netns.h"
 
 /* Each setting's default for new namespaces, a module parameter below. */

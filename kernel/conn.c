@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
+#include "conn.h"
 #include "netns.h"
 #include "shared_limit.h"
 #include "walk.h"

@@ -84,8 +84,9 @@ struct rocect_learn {
  * rocect_learn_enable() - allocate the namespace's records, once
  * @rn: the namespace's state
  *
- * Called before learn is set on; the records stay until the namespace
- * goes, so that the packet path needs no reference on them.
+ * Called before learn is set on or unknown-qp goes to drop (adopted flows'
+ * pairs are recovered from the records); the records stay until the
+ * namespace goes, so that the packet path needs no reference on them.
  *
  * Context: process context.
  * Return: 0 or -ENOMEM.

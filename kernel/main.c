@@ -15,6 +15,7 @@
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
+#include "pernet.h"
 #include "conn.h"
 #include "qp.h"
 

@@ -15,6 +15,7 @@
 #include "genl.h"
 #include "netlink.h"
 #include "netns.h"
+#include "pernet.h"
 #include "qp_cong.h"
 #include "rpcheck.h"
 #include "walk.h"

@@ -67,6 +67,8 @@ void rocect_event(struct rocect_net *rn, struct rocect_qp *qp,
 void rocect_event_now(struct rocect_net *rn, struct rocect_qp *qp,
 		      enum rocect_event what);
 
+struct rocect_learn;
+
 /**
  * struct rocect_net - all of rocect's state in one network namespace
  * @net: the namespace
@@ -82,7 +84,8 @@ void rocect_event_now(struct rocect_net *rn, struct rocect_qp *qp,
  * @qps: the QP table
  * @conns: the tracked CM connections
  * @np: the CNP budget
- * @learn: learning's records, allocated when learn is first set on
+ * @learn: learning's records, allocated when learn is first set on or
+ *	unknown-qp first goes to drop (which recovers adopted flows' pairs)
  * @gc: the collector (gc.c), which ages both tables
  */
 struct rocect_net {
@@ -99,8 +102,6 @@ struct rocect_net {
 	struct delayed_work gc;
 };
 
-struct rocect_learn;
-
 extern unsigned int rocect_net_id;
 
 /**
@@ -115,9 +116,5 @@ static inline struct rocect_net *rocect_net(const struct net *net)
 {
 	return net_generic(net, rocect_net_id);
 }
-
-int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given);
-int rocect_netns_init(void);
-void rocect_netns_exit(void);
 
 #endif /* _ROCECT_NETNS_H */

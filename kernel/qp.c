@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/rocect.h>
 
+#include "qp.h"
 #include "netns.h"
 #include "qp_cong.h"
 #include "shared_limit.h"

@@ -3,6 +3,7 @@
  * Per-namespace counters, kept per CPU so that counting never takes a lock
  * on the packet path; summed when read through netlink.
  */
+#include "stats.h"
 #include "netns.h"
 
 /**
