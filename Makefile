@@ -39,7 +39,8 @@ USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
 	-I$(TOP)/kernel
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 WIRE_SRCS := $(addprefix $(TOP)/kernel/,wire.c icrc.c cnp_layout.c)
-WIRE_HDRS := $(addprefix $(TOP)/kernel/,wire.h wire_platform.h)
+WIRE_HDRS := $(addprefix $(TOP)/kernel/,wire.h wire_platform.h roce_classes.h \
+	roce_malformed.h roce_cm_attrs.h)
 KERNEL_SRCS := $(wildcard $(TOP)/kernel/*.[ch] $(TOP)/kernel/compat/*) \
 	$(wildcard $(TOP)/uapi/linux/*.h) $(TOP)/Kbuild
 

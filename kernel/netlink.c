@@ -778,6 +778,31 @@ static const struct rocect_event_sink qp_events = {
 /* Asking for the family loads the module, as "rocect stats" does. */
 MODULE_ALIAS_GENL_FAMILY(ROCECT_FAMILY_NAME);
 
+/* Each uapi member where its list (roce_*.h) puts it, or no build. */
+static const u8 uapi_class_agrees[ROCE_CLASS_MAX] __maybe_unused = {
+#define ROCE_CLASS(name, str)	\
+	[ROCE_CLASS_##name] = BUILD_BUG_ON_ZERO((int)ROCECT_CLASS_##name != \
+						(int)ROCE_CLASS_##name),
+#include "roce_classes.h"
+#undef ROCE_CLASS
+};
+
+static const u8 uapi_malformed_agrees[ROCE_MAL_MAX] __maybe_unused = {
+#define ROCE_MAL(name, str)	\
+	[ROCE_MAL_##name] = BUILD_BUG_ON_ZERO((int)ROCECT_MALFORMED_##name != \
+					      (int)ROCE_MAL_##name),
+#include "roce_malformed.h"
+#undef ROCE_MAL
+};
+
+static const u8 uapi_cm_agrees[ROCE_CM_KIND_MAX] __maybe_unused = {
+#define ROCE_CM_ATTR(name, str)	\
+	[ROCE_CM_KIND_##name] = BUILD_BUG_ON_ZERO((int)ROCECT_CM_##name != \
+						  (int)ROCE_CM_KIND_##name),
+#include "roce_cm_attrs.h"
+#undef ROCE_CM_ATTR
+};
+
 /**
  * rocect_nl_init() - register the "rocect" family
  *
@@ -788,12 +813,10 @@ int rocect_nl_init(void)
 	int err;
 
 	/* The uapi numbers the counters like the wire library's enums. */
+	BUILD_BUG_ON((int)ROCECT_CM_OTHER != (int)ROCE_CM_KIND_OTHER);
 	BUILD_BUG_ON((int)__ROCECT_CLASS_MAX != (int)ROCE_CLASS_MAX);
 	BUILD_BUG_ON((int)__ROCECT_MALFORMED_MAX != (int)ROCE_MAL_MAX);
 	BUILD_BUG_ON((int)__ROCECT_CM_MAX != (int)ROCE_CM_KIND_MAX);
-	BUILD_BUG_ON((int)ROCECT_CLASS_CNP != (int)ROCE_CLASS_CNP);
-	BUILD_BUG_ON((int)ROCECT_MALFORMED_MAD_LEN != (int)ROCE_MAL_MAD_LEN);
-	BUILD_BUG_ON((int)ROCECT_CM_APR != (int)ROCE_CM_KIND_APR);
 	err = genl_register_family(&rocect_nl_family);
 	if (err)
 		return err;

@@ -130,51 +130,36 @@ static const struct op_info {
 };
 
 static const char * const class_names[ROCE_CLASS_MAX] = {
-	[ROCE_CLASS_MALFORMED]		= "malformed",
-	[ROCE_CLASS_CM]			= "cm",
-	[ROCE_CLASS_GSI_OTHER]		= "gsi-other",
-	[ROCE_CLASS_RC]			= "rc",
-	[ROCE_CLASS_UC]			= "uc",
-	[ROCE_CLASS_RD]			= "rd",
-	[ROCE_CLASS_UD]			= "ud",
-	[ROCE_CLASS_XRC]		= "xrc",
-	[ROCE_CLASS_CNP]		= "cnp",
-	[ROCE_CLASS_UNKNOWN_OPCODE]	= "unknown-opcode",
+#define ROCE_CLASS(name, str)	\
+	[ROCE_CLASS_##name] = str,
+#include "roce_classes.h"
+#undef ROCE_CLASS
 };
 
 static const char * const malformed_names[ROCE_MAL_MAX] = {
-	[ROCE_MAL_NONE]			= "none",
-	[ROCE_MAL_CAPTURE]		= "capture",
-	[ROCE_MAL_IP_TRUNCATED]		= "ip-truncated",
-	[ROCE_MAL_IP_VERSION]		= "ip-version",
-	[ROCE_MAL_IP_HEADER_LEN]	= "ip-header-len",
-	[ROCE_MAL_IP_TOTAL_LEN]		= "ip-total-len",
-	[ROCE_MAL_IP_FRAGMENT]		= "ip-fragment",
-	[ROCE_MAL_IPV6_EXTHDR]		= "ipv6-exthdr",
-	[ROCE_MAL_NOT_UDP]		= "not-udp",
-	[ROCE_MAL_UDP_LEN]		= "udp-len",
-	[ROCE_MAL_BTH_TRUNCATED]	= "bth-truncated",
-	[ROCE_MAL_BTH_VERSION]		= "bth-version",
-	[ROCE_MAL_EXT_TRUNCATED]	= "ext-truncated",
-	[ROCE_MAL_MAD_TRUNCATED]	= "mad-truncated",
-	[ROCE_MAL_MAD_VERSION]		= "mad-version",
-	[ROCE_MAL_CNP_LEN]		= "cnp-len",
-	[ROCE_MAL_MAD_LEN]		= "mad-len",
+#define ROCE_MAL(name, str)	\
+	[ROCE_MAL_##name] = str,
+#include "roce_malformed.h"
+#undef ROCE_MAL
 };
 
 static const char * const cm_kind_names[ROCE_CM_KIND_MAX] = {
-	[ROCE_CM_KIND_REQ]	= "req",
-	[ROCE_CM_KIND_MRA]	= "mra",
-	[ROCE_CM_KIND_REJ]	= "rej",
-	[ROCE_CM_KIND_REP]	= "rep",
-	[ROCE_CM_KIND_RTU]	= "rtu",
-	[ROCE_CM_KIND_DREQ]	= "dreq",
-	[ROCE_CM_KIND_DREP]	= "drep",
-	[ROCE_CM_KIND_SIDR_REQ]	= "sidr-req",
-	[ROCE_CM_KIND_SIDR_REP]	= "sidr-rep",
-	[ROCE_CM_KIND_LAP]	= "lap",
-	[ROCE_CM_KIND_APR]	= "apr",
-	[ROCE_CM_KIND_OTHER]	= "other",
+#define ROCE_CM_ATTR(name, str)	\
+	[ROCE_CM_KIND_##name] = str,
+#include "roce_cm_attrs.h"
+#undef ROCE_CM_ATTR
+	[ROCE_CM_KIND_OTHER] = "other",
+};
+
+/*
+ * The kind of each attribute ID from the lowest (REQ's), plus one: 0 is
+ * an ID the list does not name.
+ */
+static const u8 cm_kind_of_id[] = {
+#define ROCE_CM_ATTR(name, str)	\
+	[ROCE_CM_##name - ROCE_CM_REQ] = ROCE_CM_KIND_##name + 1,
+#include "roce_cm_attrs.h"
+#undef ROCE_CM_ATTR
 };
 
 /**
@@ -220,8 +205,10 @@ const char *roce_cm_kind_name(enum roce_cm_kind kind)
  */
 enum roce_cm_kind roce_cm_kind(u16 attr_id)
 {
-	if (attr_id >= ROCE_CM_REQ && attr_id <= ROCE_CM_APR)
-		return (enum roce_cm_kind)(attr_id - ROCE_CM_REQ);
+	unsigned int i = attr_id - ROCE_CM_REQ;
+
+	if (i < ARRAY_SIZE(cm_kind_of_id) && cm_kind_of_id[i])
+		return (enum roce_cm_kind)(cm_kind_of_id[i] - 1);
 	return ROCE_CM_KIND_OTHER;
 }
 

@@ -62,78 +62,30 @@ enum roce_ecn {
 	ROCE_ECN_CE	 = 3,
 };
 
-/**
- * enum roce_class - what a RoCEv2 packet is
- * @ROCE_CLASS_MALFORMED: not a well-formed RoCEv2 packet; see &roce_pkt.malformed
- * @ROCE_CLASS_CM: a communication-management MAD on QP1 (REQ, REP, ...)
- * @ROCE_CLASS_GSI_OTHER: a MAD of another management class on QP1
- * @ROCE_CLASS_RC: reliable-connected data or acknowledgment
- * @ROCE_CLASS_UC: unreliable-connected data
- * @ROCE_CLASS_RD: reliable-datagram data or acknowledgment
- * @ROCE_CLASS_UD: unreliable-datagram data (not to QP1)
- * @ROCE_CLASS_XRC: extended reliable-connected data or acknowledgment
- * @ROCE_CLASS_CNP: a congestion notification packet
- * @ROCE_CLASS_UNKNOWN_OPCODE: a reserved or vendor-specific opcode
- * @ROCE_CLASS_MAX: number of classes
+/*
+ * One list per protocol fact, in its own file with one line per member, as
+ * counters.h: roce_classes.h (ROCE_CLASS), roce_malformed.h (ROCE_MAL) and
+ * roce_cm_attrs.h (ROCE_CM_ATTR). Each is expanded into its enum here, its
+ * names in wire.c and netlink.c's member-by-member checks of the uapi.
  */
+
+/* What a RoCEv2 packet is; ROCE_CLASS_MAX counts them. */
 enum roce_class {
-	ROCE_CLASS_MALFORMED,
-	ROCE_CLASS_CM,
-	ROCE_CLASS_GSI_OTHER,
-	ROCE_CLASS_RC,
-	ROCE_CLASS_UC,
-	ROCE_CLASS_RD,
-	ROCE_CLASS_UD,
-	ROCE_CLASS_XRC,
-	ROCE_CLASS_CNP,
-	ROCE_CLASS_UNKNOWN_OPCODE,
+#define ROCE_CLASS(name, str)	ROCE_CLASS_##name,
+#include "roce_classes.h"
+#undef ROCE_CLASS
 	ROCE_CLASS_MAX
 };
 
-/**
- * enum roce_malformed - why a packet was classified %ROCE_CLASS_MALFORMED
- * @ROCE_MAL_NONE: the packet is well formed
- * @ROCE_MAL_CAPTURE: the caller passed fewer bytes than the headers need
- * @ROCE_MAL_IP_TRUNCATED: shorter than its IP header
- * @ROCE_MAL_IP_VERSION: IP version is neither 4 nor 6
- * @ROCE_MAL_IP_HEADER_LEN: IPv4 header length below 20 bytes or past the packet
- * @ROCE_MAL_IP_TOTAL_LEN: IP total/payload length exceeds the packet
- * @ROCE_MAL_IP_FRAGMENT: an IPv4 fragment or an IPv6 fragment header
- * @ROCE_MAL_IPV6_EXTHDR: an IPv6 extension header that is truncated, not
- *	walkable (ESP, AH, unknown) or one too many
- * @ROCE_MAL_NOT_UDP: the transport protocol is not UDP
- * @ROCE_MAL_UDP_LEN: UDP length disagrees with the IP payload length
- * @ROCE_MAL_BTH_TRUNCATED: UDP payload shorter than BTH and ICRC
- * @ROCE_MAL_BTH_VERSION: BTH transport header version is not 0
- * @ROCE_MAL_EXT_TRUNCATED: the opcode's extension headers and pad do not fit
- * @ROCE_MAL_MAD_TRUNCATED: a QP1 packet that does not hold a 256-byte MAD
- * @ROCE_MAL_MAD_VERSION: unsupported MAD base or CM class version
- * @ROCE_MAL_CNP_LEN: a CNP whose payload is not 16 bytes
- * @ROCE_MAL_MAD_LEN: a QP1 packet whose payload is longer than one MAD
- * @ROCE_MAL_MAX: number of reasons
- */
+/* Why a packet is %ROCE_CLASS_MALFORMED; ROCE_MAL_MAX counts the reasons. */
 enum roce_malformed {
-	ROCE_MAL_NONE,
-	ROCE_MAL_CAPTURE,
-	ROCE_MAL_IP_TRUNCATED,
-	ROCE_MAL_IP_VERSION,
-	ROCE_MAL_IP_HEADER_LEN,
-	ROCE_MAL_IP_TOTAL_LEN,
-	ROCE_MAL_IP_FRAGMENT,
-	ROCE_MAL_IPV6_EXTHDR,
-	ROCE_MAL_NOT_UDP,
-	ROCE_MAL_UDP_LEN,
-	ROCE_MAL_BTH_TRUNCATED,
-	ROCE_MAL_BTH_VERSION,
-	ROCE_MAL_EXT_TRUNCATED,
-	ROCE_MAL_MAD_TRUNCATED,
-	ROCE_MAL_MAD_VERSION,
-	ROCE_MAL_CNP_LEN,
-	ROCE_MAL_MAD_LEN,
+#define ROCE_MAL(name, str)	ROCE_MAL_##name,
+#include "roce_malformed.h"
+#undef ROCE_MAL
 	ROCE_MAL_MAX
 };
 
-/* CM attribute IDs (IBTA vol. 1, 12.6). */
+/* CM attribute IDs (IBTA vol. 1, 12.6): the wire's values. */
 enum roce_cm_attr {
 	ROCE_CM_REQ		= 0x10,
 	ROCE_CM_MRA		= 0x11,
@@ -148,34 +100,14 @@ enum roce_cm_attr {
 	ROCE_CM_APR		= 0x1a,
 };
 
-/**
- * enum roce_cm_kind - dense index of CM attributes, for counters
- * @ROCE_CM_KIND_REQ: connection request
- * @ROCE_CM_KIND_MRA: message receipt acknowledgment
- * @ROCE_CM_KIND_REJ: reject
- * @ROCE_CM_KIND_REP: reply to request
- * @ROCE_CM_KIND_RTU: ready to use
- * @ROCE_CM_KIND_DREQ: disconnect request
- * @ROCE_CM_KIND_DREP: disconnect reply
- * @ROCE_CM_KIND_SIDR_REQ: service ID resolution request
- * @ROCE_CM_KIND_SIDR_REP: service ID resolution reply
- * @ROCE_CM_KIND_LAP: load alternate path
- * @ROCE_CM_KIND_APR: alternate path response
- * @ROCE_CM_KIND_OTHER: any other attribute of the CM class
- * @ROCE_CM_KIND_MAX: number of kinds
+/*
+ * A dense index of the CM attributes, for counters: the list's order, then
+ * ROCE_CM_KIND_OTHER (any other attribute of the CM class); MAX counts them.
  */
 enum roce_cm_kind {
-	ROCE_CM_KIND_REQ,
-	ROCE_CM_KIND_MRA,
-	ROCE_CM_KIND_REJ,
-	ROCE_CM_KIND_REP,
-	ROCE_CM_KIND_RTU,
-	ROCE_CM_KIND_DREQ,
-	ROCE_CM_KIND_DREP,
-	ROCE_CM_KIND_SIDR_REQ,
-	ROCE_CM_KIND_SIDR_REP,
-	ROCE_CM_KIND_LAP,
-	ROCE_CM_KIND_APR,
+#define ROCE_CM_ATTR(name, str)	ROCE_CM_KIND_##name,
+#include "roce_cm_attrs.h"
+#undef ROCE_CM_ATTR
 	ROCE_CM_KIND_OTHER,
 	ROCE_CM_KIND_MAX
 };

@@ -123,6 +123,24 @@ def check_cli(spec, values, set_name, path, pattern, wanted, swap=False):
                             f'the spec {a["name"]!r}')
 
 
+def check_wire_lists(spec):
+    """The lists (kernel/roce_*.h) name what the spec's enums name, in order."""
+    defs = {d['name']: d for d in spec.get('definitions', [])}
+    for macro, enum, tail in (('ROCE_CLASS', 'class', []),
+                              ('ROCE_MAL', 'malformed', []),
+                              ('ROCE_CM_ATTR', 'cm', ['other'])):
+        path = f'{TOP}/kernel/' + {'class': 'roce_classes.h',
+                                   'malformed': 'roce_malformed.h',
+                                   'cm': 'roce_cm_attrs.h'}[enum]
+        names = re.findall(r'^' + macro + r'\([A-Z0-9_]+,\s*"([^"]+)"\)',
+                           open(path).read(), re.M) + tail
+        want = [e if isinstance(e, str) else e['name']
+                for e in defs.get(enum, {}).get('entries', [])]
+        if names != want:
+            problems.append(f'{path}: names {names}, the spec\'s '
+                            f'enum {enum} {want}')
+
+
 def check_metrics():
     """Each counter of the CLI's stats has one row in metrics.c's table."""
     names = re.findall(r'\{\s*ROCECT_A_STATS_\w+,\s*"([^"]+)"\s*\}',
@@ -344,6 +362,7 @@ def main():
     check_cli(spec, values, 'stats', CLI_STATS, r'\{\s*(ROCECT_A_STATS_\w+),'
               r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
     check_metrics()
+    check_wire_lists(spec)
     check_cli(spec, values, 'config', CLI_CONFIG, r'RD_\w+\(\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 

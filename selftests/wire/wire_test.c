@@ -1084,6 +1084,31 @@ static void test_gsi_other_and_names(void)
 	result(ok, "other management classes on QP1; every counter has a name");
 }
 
+/* Every attribute ID of the 16 bits: the IBTA's CM messages by kind, the rest other. */
+static void test_cm_kinds(void)
+{
+	static const char *const ibta[] = {	/* 0x10 to 0x1a */
+		"req", "mra", "rej", "rep", "rtu", "dreq", "drep",
+		"sidr-req", "sidr-rep", "lap", "apr",
+	};
+	unsigned int id, named = 0;
+	bool ok = true;
+
+	for (id = 0; id <= 0xffff; id++) {
+		enum roce_cm_kind k = roce_cm_kind(id);
+
+		if (id >= 0x10 && id < 0x10 + ARRAY_SIZE(ibta)) {
+			EXPECT(!strcmp(roce_cm_kind_name(k), ibta[id - 0x10]));
+			named++;
+		} else {
+			EXPECT(k == ROCE_CM_KIND_OTHER);
+		}
+	}
+	EXPECT(named == ROCE_CM_KIND_OTHER);
+	result(ok, "CM attribute IDs 0 to 0xffff: %u named by kind, the rest other",
+	       named);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -1102,6 +1127,7 @@ int main(void)
 	test_cnp_ipv6();
 	test_cnp_crc_tables();
 	test_gsi_other_and_names();
+	test_cm_kinds();
 	test_cm_fsm();
 	test_pair_infer();
 	test_psn_window();
