@@ -13,8 +13,8 @@
 # kernel_checks.sh. Emulated guests make CPU time what a run costs: the
 # waiting guest uses little of it, and its silences no longer hold up the
 # other tests. The debug kernel's waiting guest also runs TEST_PROGS_DEBUG
-# (run_kselftest.sh adds them in a guest that runs every test). With -t one
-# guest per kernel runs the list given.
+# (run_kselftest.sh adds them in a guest that runs every test). With -t the
+# list given runs, in one guest per kernel, or one per comma-separated part.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
