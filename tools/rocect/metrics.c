@@ -126,16 +126,6 @@ static const struct {
 	{ "max-conns", "rocect_max_conns", "The max-conns setting.", true },
 };
 
-/* "cnp-sent" -> "cnp_sent": metric names take no dashes. */
-static void metric_name(char *buf, size_t len, const char *key)
-{
-	size_t i;
-
-	for (i = 0; key[i] && i + 1 < len; i++)
-		buf[i] = key[i] == '-' ? '_' : key[i];
-	buf[i] = 0;
-}
-
 /* A label's value: backslash, double quote and newline escaped. */
 static void put_label_value(const char *s)
 {
@@ -235,7 +225,7 @@ static void print_old_names(const struct rd *rd, json_object *stats)
 	json_object_object_foreach(stats, key, val) {
 		if (is_gauge_or_group(key))
 			continue;
-		metric_name(name, sizeof(name), key);
+		rd_underscored(name, sizeof(name), key);	/* no dashes */
 		snprintf(metric, sizeof(metric), "rocect_%s_total", name);
 		row = counter_row(key);
 		if (row < 0)

@@ -174,6 +174,7 @@ int rd_collect_rows(struct rd *rd,
 		    void *arg,
 		    json_object *(*to_json)(const struct nlmsghdr *nlh),
 		    json_object **rows);
+void rd_underscored(char *buf, size_t len, const char *word);
 json_object *rd_json_keys(json_object *v);
 void rd_print_object(struct rd *rd, json_object *obj);
 void rd_print_keys(struct rd *rd, json_object *o);

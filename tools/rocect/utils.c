@@ -202,6 +202,23 @@ static void print_header(const struct rd_table *t)
 }
 
 /**
+ * rd_underscored() - a CLI word with underscores for its dashes
+ * @buf: where it goes, cut to fit
+ * @len: room in @buf
+ * @word: the word ("cnp-sent" becomes "cnp_sent")
+ *
+ * JSON keys and Prometheus metric names take no dashes.
+ */
+void rd_underscored(char *buf, size_t len, const char *word)
+{
+	size_t i;
+
+	for (i = 0; word[i] && i + 1 < len; i++)
+		buf[i] = word[i] == '-' ? '_' : word[i];
+	buf[i] = 0;
+}
+
+/**
  * rd_json_keys() - a JSON value as -j prints it: object keys with
  *	underscores where the CLI's words have dashes
  * @v: the value, keys as the CLI names them ("idle-ms")
@@ -229,9 +246,7 @@ json_object *rd_json_keys(json_object *v)
 		return json_object_get(v);
 	o = json_object_new_object();
 	json_object_object_foreach(v, k, val) {
-		for (i = 0; k[i] && i + 1 < sizeof(key); i++)
-			key[i] = k[i] == '-' ? '_' : k[i];
-		key[i] = 0;
+		rd_underscored(key, sizeof(key), k);
 		json_object_object_add(o, key, rd_json_keys(val));
 	}
 	return o;
