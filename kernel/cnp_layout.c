@@ -112,7 +112,7 @@ static __always_inline u32 cnp_icrc_by_table(const struct roce_cnp_crc *t,
 	       CNP_CRC(t, buf[qpn], end - 1 - qpn) ^
 	       CNP_CRC(t, buf[qpn + 1], end - 2 - qpn) ^
 	       CNP_CRC(t, buf[qpn + 2], end - 3 - qpn);
-	return ~crc;	/* roce_icrc_final(), inline */
+	return ~crc;	/* the ICRC's final inversion */
 }
 
 /* Every byte of a CNP that is the same in all of them; ICRC excluded. */

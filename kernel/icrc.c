@@ -11,6 +11,12 @@
 /* CRC state after the eight 0xff bytes, as rxe seeds it. */
 #define ICRC_SEED 0xdebb20e3
 
+/*
+ * Three steps (masked headers, body, inversion) for the two calls below,
+ * which take a contiguous packet: the module's packets are whole in
+ * memory (a CM MAD within the bytes the helper captured, a CNP it built).
+ */
+
 /**
  * roce_icrc_start() - CRC state over the masked IP, UDP and BTH headers
  * @ip: the packet, from its IP header (4 or 6 in the version nibble)
@@ -21,7 +27,7 @@
  *
  * Return: the running CRC state.
  */
-u32 roce_icrc_start(const u8 *ip, u32 l4_off)
+static u32 roce_icrc_start(const u8 *ip, u32 l4_off)
 {
 	u8 hdr[60 + 8 + ROCE_BTH_LEN];	/* IPv4 with options, UDP, BTH */
 	bool v4 = (ip[0] >> 4) == 4;
@@ -62,7 +68,7 @@ u32 roce_icrc_start(const u8 *ip, u32 l4_off)
  *
  * Return: the new state.
  */
-u32 roce_icrc_update(u32 crc, const u8 *data, u32 len)
+static u32 roce_icrc_update(u32 crc, const u8 *data, u32 len)
 {
 	return roce_crc32_bulk(crc, data, len);
 }
@@ -73,7 +79,7 @@ u32 roce_icrc_update(u32 crc, const u8 *data, u32 len)
  *
  * Return: the ICRC; its little-endian encoding is the wire bytes.
  */
-u32 roce_icrc_final(u32 crc)
+static u32 roce_icrc_final(u32 crc)
 {
 	return ~crc;
 }

@@ -189,10 +189,9 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp_key *k = &qp->key;
 	u32 idle = (u32)jiffies - READ_ONCE(qp->last_seen);
+	struct rocect_qp_cong_counts cong = rocect_qp_cong_read(rn, qp);
 	u32 timeout = 0;
-	u64 ce, cnps;
 
-	rocect_qp_cong_read(rn, qp, &ce, &cnps);
 	if (conn) {
 		timeout = rocect_conn_timeout(rn, conn);
 		if (fill_qp_conn(skb, qp, conn))
@@ -216,8 +215,9 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	    nla_put_u64_64bit(skb, ROCECT_A_QP_IDLE_MSECS,
 			      jiffies_to_msecs(idle), ROCECT_A_QP_PAD) ||
 	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout) ||
-	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64, ce) ||
-	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64, cnps))
+	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64, cong.ce) ||
+	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64,
+			  cong.cnps))
 		return -EMSGSIZE;
 	return fill_qp_binding(skb, qp);
 }

@@ -65,21 +65,25 @@ struct rocect_qp_cong *rocect_qp_cong_get(struct rocect_net *rn,
  * rocect_qp_cong_read() - an entry's congestion counters
  * @rn: the namespace's state
  * @qp: the entry
- * @ce: set to its CE-marked packets
- * @cnps: set to the CNPs sent for it
+ *
+ * Return: its counters; zeros for an entry that never saw CE.
  */
-void rocect_qp_cong_read(struct rocect_net *rn, const struct rocect_qp *qp,
-			 u64 *ce, u64 *cnps)
+struct rocect_qp_cong_counts
+rocect_qp_cong_read(struct rocect_net *rn, const struct rocect_qp *qp)
 {
+	struct rocect_qp_cong_counts counts = {};
 	struct rocect_qp_cong *cong = NULL;
 
 	rcu_read_lock();
 	/* A dump of a million entries, none congested: no hashing. */
 	if (atomic_read(&rn->qps.cong.nelems))
 		cong = rhashtable_lookup(&rn->qps.cong, &qp, cong_params);
-	*ce = cong ? atomic64_read(&cong->ce) : 0;
-	*cnps = cong ? atomic64_read(&cong->cnps) : 0;
+	if (cong) {
+		counts.ce = atomic64_read(&cong->ce);
+		counts.cnps = atomic64_read(&cong->cnps);
+	}
 	rcu_read_unlock();
+	return counts;
 }
 
 /**

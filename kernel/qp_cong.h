@@ -34,6 +34,16 @@ struct rocect_qp_cong {
 };
 
 /**
+ * struct rocect_qp_cong_counts - a record's counters, as read at one time
+ * @ce: CE-marked packets seen
+ * @cnps: CNPs sent to the sender of those
+ */
+struct rocect_qp_cong_counts {
+	u64 ce;
+	u64 cnps;
+};
+
+/**
  * rocect_qp_now_us() - the clock of the CNP stamps (@last_cnp)
  *
  * Return: monotonic microseconds, low 32 bits.
@@ -45,8 +55,8 @@ static inline u32 rocect_qp_now_us(void)
 
 struct rocect_qp_cong *rocect_qp_cong_get(struct rocect_net *rn,
 					  const struct rocect_qp *qp);
-void rocect_qp_cong_read(struct rocect_net *rn, const struct rocect_qp *qp,
-			 u64 *ce, u64 *cnps);
+struct rocect_qp_cong_counts
+rocect_qp_cong_read(struct rocect_net *rn, const struct rocect_qp *qp);
 void rocect_qp_cong_forget(struct rocect_net *rn, const struct rocect_qp *qp);
 int rocect_qp_cong_net_init(struct rocect_net *rn);
 void rocect_qp_cong_net_exit(struct rocect_net *rn);

@@ -400,10 +400,7 @@ const char *roce_class_name(enum roce_class class);
 const char *roce_malformed_name(enum roce_malformed reason);
 const char *roce_cm_kind_name(enum roce_cm_kind kind);
 
-/* ICRC (icrc.c) */
-u32 roce_icrc_start(const u8 *ip, u32 l4_off);
-u32 roce_icrc_update(u32 crc, const u8 *data, u32 len);
-u32 roce_icrc_final(u32 crc);
+/* ICRC (icrc.c), over a packet contiguous in memory */
 u32 roce_icrc_calc(const u8 *ip, u32 l4_off, u32 len);
 bool roce_icrc_verify(const u8 *ip, u32 l4_off, u32 len);
 

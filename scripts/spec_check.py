@@ -9,7 +9,8 @@ written the header: constants, enums (values from 0), attribute sets
 (UNSPEC first, then each attribute, honouring "value:"), operations
 (ROCECT_CMD_*, from 1). It also checks that the CLI prints each counter of
 the stats set, and takes each setting of the config set, under the spec's
-name (tools/rocect/stats.c, config.c), and that rocect(8) and the admin
+name (tools/rocect/stats.c, config.c), that qp and conn show every
+attribute of their replies (qp.c, conn.c), and that rocect(8) and the admin
 guide name each of them. Each setting's range and default in
 kernel/settings.h must be the spec's range and what the uapi comment, the
 module parameter's description, rocect(8) and the admin guide say.
@@ -31,6 +32,8 @@ UAPI = f'{TOP}/uapi/linux/rocect.h'
 CLI_STATS = f'{TOP}/tools/rocect/stats.c'
 CLI_METRICS = f'{TOP}/tools/rocect/metrics.c'
 CLI_CONFIG = f'{TOP}/tools/rocect/config.c'
+CLI_QP = f'{TOP}/tools/rocect/qp.c'
+CLI_CONN = f'{TOP}/tools/rocect/conn.c'
 MAN = f'{TOP}/tools/rocect/rocect.8'
 GUIDE = f'{TOP}/Documentation/admin-guide.rst'
 SETTINGS = f'{TOP}/kernel/settings.h'
@@ -121,6 +124,37 @@ def check_cli(spec, values, set_name, path, pattern, wanted, swap=False):
         elif cli[n] != a['name']:
             problems.append(f'CLI: {set_name} calls {n} {cli[n]!r}, '
                             f'the spec {a["name"]!r}')
+
+
+def check_cli_objects(spec):
+    """The CLI shows every attribute a qp-get or conn-get reply carries.
+
+    An attribute whose spec doc says "(see X)" is shown as X (the u32
+    counters the u64 ones replaced); the CLI names no attribute the spec
+    lacks.
+    """
+    for op_name, set_name, path in (('qp-get', 'qp', CLI_QP),
+                                    ('conn-get', 'conn', CLI_CONN)):
+        op = next(o for o in spec['operations']['list']
+                  if o['name'] == op_name)
+        reply = (op.get('do') or op['dump'])['reply']['attributes']
+        aset = next(s for s in spec['attribute-sets']
+                    if s['name'] == set_name)
+        attrs = {a['name']: a for a in aset['attributes']}
+        prefix = aset['name-prefix']
+        text = open(path).read()
+        table = text[text.index(f'rd_field {set_name}_fields[]'):]
+        table = table[:table.index('RD_FIELDS_END')]
+        shown = set(re.findall(r'\b(ROCECT_A_\w+)', table))
+        known = {c_name(prefix, n) for n in attrs}
+        for n in sorted(shown - known):
+            problems.append(f'CLI: {set_name} shows {n}, not in the spec')
+        for name in reply:
+            see = re.search(r'\(see ([\w-]+)\)', attrs[name].get('doc', ''))
+            want = c_name(prefix, see.group(1) if see else name)
+            if want not in shown:
+                problems.append(f'CLI: {path.split("/")[-1]} does not show '
+                                f'{c_name(prefix, name)}')
 
 
 def check_wire_lists(spec):
@@ -363,6 +397,7 @@ def main():
               r'\s*"([^"]+)"\s*\}', lambda a: a['type'] == 'u64')
     check_metrics()
     check_wire_lists(spec)
+    check_cli_objects(spec)
     check_cli(spec, values, 'config', CLI_CONFIG, r'RD_\w+\(\s*"([^"]+)",\s*'
               r'(ROCECT_A_CONFIG_\w+),', lambda a: True, swap=True)
 

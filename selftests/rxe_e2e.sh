@@ -35,6 +35,7 @@
 SELFTESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 source "$SELFTESTS_DIR/lib.sh"
 source "$TOP/tools/vm/fleet.sh"
+source "$SELFTESTS_DIR/rxe_fleet.sh"
 
 kver=$("$TOP/scripts/kernels.sh" | tail -n1)
 port=17300
@@ -59,14 +60,8 @@ for tool in jq tshark; do
 done
 
 A4=10.0.1.1 B4=10.0.2.1 A6=fd00:1::1 B6=fd00:2::1
-GUEST="source $SELFTESTS_DIR/rxe_guest.sh"
 FLEET_TIMEOUT=${FLEET_TIMEOUT:-240}
 T0=$SECONDS
-
-# A/R/B COMMAND...: shell COMMAND in that guest, with rxe_guest.sh loaded.
-A() { vm_exec a "$GUEST; $*"; }
-R() { vm_exec r "$GUEST; $*"; }
-B() { vm_exec b "$GUEST; $*"; }
 
 say() { printf '\n== %s\n' "$*"; }
 quiet() { "$@" >/dev/null; }
@@ -229,23 +224,8 @@ r_state_of()
 
 boot()
 {
-	fleet_init "$out"
 	say "Booting three guests on kernel $kver: host A, router R, host B"
-	# One CPU each for the hosts: on the debug kernel, where guests get
-	# two, the router alone keeps both (six emulated CPUs on a 2-core
-	# machine crawl).
-	vm_boot a -k "$kver" --smp 1 -n "listen:$port" \
-		-a "$FLEET_RXE_KARGS"
-	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
-	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko" \
-		-a "$FLEET_RXE_KARGS"
-	vm_up a r b || return 1
-	# The test's kernel log starts here (dmesg_clean): boot is not its
-	# business (the debug kernel prints a trace at 30 s).
-	A "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
-		R "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
-		B "echo 'rocect-kselftest: start rxe_e2e' >/dev/kmsg" &&
-		A host_setup 1 && B host_setup 2 && R router_setup
+	rxe_fleet_boot rxe_e2e "$out" "$kver" "$port" "$ko"
 }
 
 setup()

@@ -24,6 +24,7 @@
 SELFTESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 source "$SELFTESTS_DIR/lib.sh"
 source "$TOP/tools/vm/fleet.sh"
+source "$SELFTESTS_DIR/rxe_fleet.sh"
 kver=$("$TOP/scripts/kernels.sh" | tail -n1)
 rounds=3
 port=17500
@@ -47,12 +48,8 @@ done
 ko=$BUILD/kmod/$kver/nf_conntrack_roce.ko
 [ -f "$ko" ] || { echo "SKIP: $ko not built"; exit $ksft_skip; }
 B4=10.0.2.1
-GUEST="source $SELFTESTS_DIR/rxe_guest.sh"
 FLEET_TIMEOUT=${FLEET_TIMEOUT:-600}
 T0=$SECONDS
-A() { vm_exec a "$GUEST; $*"; }
-R() { vm_exec r "$GUEST; $*"; }
-B() { vm_exec b "$GUEST; $*"; }
 
 trap fleet_stop EXIT
 fleet_on_death()
@@ -70,17 +67,7 @@ trap died USR1
 
 boot()
 {
-	fleet_init "$out"
-	vm_boot a -k "$kver" --smp 1 -n "listen:$port" \
-		-a "$FLEET_RXE_KARGS"
-	vm_boot r -k "$kver" -n "connect:$port" -n "listen:$((port + 1))" -M "$ko"
-	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko" \
-		-a "$FLEET_RXE_KARGS"
-	vm_up a r b || return 1
-	A "echo 'rocect-kselftest: start rxe_soak' >/dev/kmsg" &&
-		R "echo 'rocect-kselftest: start rxe_soak' >/dev/kmsg" &&
-		B "echo 'rocect-kselftest: start rxe_soak' >/dev/kmsg" &&
-		A host_setup 1 && B host_setup 2 && R router_setup &&
+	rxe_fleet_boot rxe_soak "$out" "$kver" "$port" "$ko" &&
 		R "nft -f <(nft_roce_ruleset) &&
 		   sysctl -qw net.netfilter.nf_conntrack_udp_timeout=120" || return 1
 	[ "$helper_b" -eq 0 ] || B "nft -f <(nft_roce_ruleset)"

@@ -10,11 +10,6 @@
 
 #include "rocect.h"
 
-static const char *const conn_columns[] = {
-	"zone", "active", "passive", "service", "acomm-id", "pcomm-id", "aqpn",
-	"pqpn", "state", "reject-reason", "age-ms", "timeout-s", NULL
-};
-
 static int conn_help(struct rd *rd)
 {
 	fprintf(stderr,
@@ -24,29 +19,35 @@ static int conn_help(struct rd *rd)
 	return 0;
 }
 
-/* A connection's attributes, in the JSON objects' key order. */
+/*
+ * A connection's attributes, in the JSON objects' key order; RD_COLUMN
+ * marks the text table's columns.
+ */
 static const struct rd_field conn_fields[] = {
-	RD_FIELD("zone", ROCECT_A_CONN_ZONE, RD_U16),
-	RD_ADDRS("active", ROCECT_A_CONN_AADDR4, ROCECT_A_CONN_AADDR6),
-	RD_ADDRS("passive", ROCECT_A_CONN_PADDR4, ROCECT_A_CONN_PADDR6),
-	RD_FIELD("service", ROCECT_A_CONN_SERVICE_ID, RD_SERVICE),
+	RD_FIELD("zone", ROCECT_A_CONN_ZONE, RD_U16, RD_COLUMN),
+	RD_ADDRS("active", ROCECT_A_CONN_AADDR4, ROCECT_A_CONN_AADDR6,
+		 RD_COLUMN),
+	RD_ADDRS("passive", ROCECT_A_CONN_PADDR4, ROCECT_A_CONN_PADDR6,
+		 RD_COLUMN),
+	RD_FIELD("service", ROCECT_A_CONN_SERVICE_ID, RD_SERVICE, RD_COLUMN),
 	RD_FIELD("service-id", ROCECT_A_CONN_SERVICE_ID, RD_U64),
-	RD_FIELD("acomm-id", ROCECT_A_CONN_ACOMM_ID, RD_U32),
-	RD_FIELD("pcomm-id", ROCECT_A_CONN_PCOMM_ID, RD_U32),
-	RD_FIELD("aqpn", ROCECT_A_CONN_AQPN, RD_U32),
-	RD_FIELD("pqpn", ROCECT_A_CONN_PQPN, RD_U32),
+	RD_FIELD("acomm-id", ROCECT_A_CONN_ACOMM_ID, RD_U32, RD_COLUMN),
+	RD_FIELD("pcomm-id", ROCECT_A_CONN_PCOMM_ID, RD_U32, RD_COLUMN),
+	RD_FIELD("aqpn", ROCECT_A_CONN_AQPN, RD_U32, RD_COLUMN),
+	RD_FIELD("pqpn", ROCECT_A_CONN_PQPN, RD_U32, RD_COLUMN),
 	RD_FIELD("apsn", ROCECT_A_CONN_APSN, RD_U32),
 	RD_FIELD("ppsn", ROCECT_A_CONN_PPSN, RD_U32),
 	RD_NAMES("state", ROCECT_A_CONN_STATE, qp_states,
-		 ROCECT_STATE_MAX + 1),
+		 ROCECT_STATE_MAX + 1, RD_COLUMN),
 	RD_FIELD("sidr", ROCECT_A_CONN_SIDR, RD_BOOL),
 	RD_FIELD("qkey", ROCECT_A_CONN_QKEY, RD_U32),
-	RD_FIELD("reject-reason", ROCECT_A_CONN_REJECT_REASON, RD_U16),
+	RD_FIELD("reject-reason", ROCECT_A_CONN_REJECT_REASON, RD_U16,
+		 RD_COLUMN),
 	RD_FIELD("cma-sport", ROCECT_A_CONN_CMA_SPORT, RD_U16),
 	RD_FIELD("cma-match", ROCECT_A_CONN_CMA_MATCH, RD_BOOL),
-	RD_FIELD("age-ms", ROCECT_A_CONN_AGE_MSECS, RD_U64),
+	RD_FIELD("age-ms", ROCECT_A_CONN_AGE_MSECS, RD_U64, RD_COLUMN),
 	RD_FIELD("idle-ms", ROCECT_A_CONN_IDLE_MSECS, RD_U64),
-	RD_FIELD("timeout-s", ROCECT_A_CONN_TIMEOUT, RD_U32),
+	RD_FIELD("timeout-s", ROCECT_A_CONN_TIMEOUT, RD_U32, RD_COLUMN),
 	RD_FIELDS_END
 };
 
@@ -72,7 +73,7 @@ static int conn_show(struct rd *rd)
 		return 1;
 	}
 	return rd_show_rows(rd, conn_request, NULL, conn_to_json,
-			    conn_columns);
+			    conn_fields);
 }
 
 /**

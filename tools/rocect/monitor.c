@@ -67,11 +67,13 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		if (m->stamp)
 			printf("%s ", when);
 		printf("%-6s", ev);
-		for (const char *const *c = qp_columns; *c; c++) {
+		for (const struct rd_field *f = qp_fields; f->key; f++) {
 			json_object *v;
 
-			if (json_object_object_get_ex(o, *c, &v))
-				printf(" %s %s", *c, json_object_get_string(v));
+			if (f->column &&
+			    json_object_object_get_ex(o, f->key, &v))
+				printf(" %s %s", f->key,
+				       json_object_get_string(v));
 		}
 		if (json_object_object_get_ex(o, "seq", &seq))
 			printf(" seq %s", json_object_get_string(seq));

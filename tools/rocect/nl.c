@@ -393,13 +393,13 @@ static int stream_cb(const struct nlmsghdr *nlh, void *data)
  */
 static int dump_table(struct rd *rd, struct nlmsghdr *nlh,
 		      json_object *(*to_json)(const struct nlmsghdr *nlh),
-		      const char *const *cols)
+		      const struct rd_field *fields)
 {
 	struct rd_table t;
 	struct dump_stream s = { .t = &t, .to_json = to_json };
 	int err;
 
-	rd_table_init(&t, rd, cols);
+	rd_table_init(&t, rd, fields);
 	err = rd_talk(rd, nlh, stream_cb, &s);
 	if (!t.flushed && (err || s.restart)) {
 		rd_table_free(&t);
@@ -424,13 +424,13 @@ static int dump_table(struct rd *rd, struct nlmsghdr *nlh,
 /* What the rows of a dump go to: the table they are printed in, or @all. */
 struct rows {
 	json_object *(*to_json)(const struct nlmsghdr *nlh);
-	const char *const *cols;
+	const struct rd_field *fields;
 	json_object *all;
 };
 
 static int show_once(struct rd *rd, struct nlmsghdr *nlh, struct rows *r)
 {
-	return dump_table(rd, nlh, r->to_json, r->cols);
+	return dump_table(rd, nlh, r->to_json, r->fields);
 }
 
 static int collect_cb(const struct nlmsghdr *nlh, void *data)
@@ -487,7 +487,7 @@ static int dump_retrying(struct rd *rd,
  *	@rd's buffer, again for each try; NULL after saying what is wrong
  * @arg: for @build
  * @to_json: makes a row of a reply
- * @cols: the keys shown as text columns, NULL-terminated
+ * @fields: the rows' fields; those marked RD_COLUMN are the text columns
  *
  * The rows are printed as they arrive, with at most %RD_TABLE_HOLD of them
  * in memory (see rd_table_init()). A dump the kernel flags inconsistent
@@ -498,9 +498,9 @@ static int dump_retrying(struct rd *rd,
 int rd_show_rows(struct rd *rd,
 		 struct nlmsghdr *(*build)(struct rd *rd, void *arg), void *arg,
 		 json_object *(*to_json)(const struct nlmsghdr *nlh),
-		 const char *const *cols)
+		 const struct rd_field *fields)
 {
-	struct rows r = { .to_json = to_json, .cols = cols };
+	struct rows r = { .to_json = to_json, .fields = fields };
 
 	return dump_retrying(rd, build, arg, show_once, &r);
 }

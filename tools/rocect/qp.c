@@ -27,11 +27,6 @@ const char *const qp_states[] = {
 	NULL
 };
 
-const char *const qp_columns[] = {
-	"zone", "src", "dst", "dqpn", "sqpn", "origin", "state", "packets",
-	"bytes", "ce", "cnps", "idle-ms", "timeout-s", NULL
-};
-
 static int qp_help(struct rd *rd)
 {
 	fprintf(stderr,
@@ -67,19 +62,26 @@ static int lookup(const char *word, const char *const *names, int n)
 	return -1;
 }
 
-/* A QP entry's attributes, in the JSON objects' key order. */
-static const struct rd_field qp_fields[] = {
-	RD_FIELD("zone", ROCECT_A_QP_ZONE, RD_U16),
-	RD_ADDRS("src", ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6),
-	RD_ADDRS("dst", ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6),
-	RD_FIELD("dqpn", ROCECT_A_QP_DQPN, RD_U32),
-	RD_FIELD("sqpn", ROCECT_A_QP_SQPN, RD_U32),
-	RD_NAMES("origin", ROCECT_A_QP_ORIGIN, origins, ARRAY_SIZE(origins)),
-	RD_NAMES("state", ROCECT_A_QP_STATE, qp_states, ROCECT_STATE_MAX + 1),
-	RD_FIELD("packets", ROCECT_A_QP_PACKETS, RD_U64),
-	RD_FIELD("bytes", ROCECT_A_QP_BYTES, RD_U64),
-	RD_FIELD("idle-ms", ROCECT_A_QP_IDLE_MSECS, RD_U64),
-	RD_FIELD("timeout-s", ROCECT_A_QP_TIMEOUT, RD_U32),
+/*
+ * A QP entry's attributes, in the JSON objects' key order; RD_COLUMN marks
+ * the text table's columns (and what monitor prints of an event).
+ */
+const struct rd_field qp_fields[] = {
+	RD_FIELD("zone", ROCECT_A_QP_ZONE, RD_U16, RD_COLUMN),
+	RD_ADDRS("src", ROCECT_A_QP_SADDR4, ROCECT_A_QP_SADDR6, RD_COLUMN),
+	RD_ADDRS("dst", ROCECT_A_QP_DADDR4, ROCECT_A_QP_DADDR6, RD_COLUMN),
+	RD_FIELD("dqpn", ROCECT_A_QP_DQPN, RD_U32, RD_COLUMN),
+	RD_FIELD("sqpn", ROCECT_A_QP_SQPN, RD_U32, RD_COLUMN),
+	RD_NAMES("origin", ROCECT_A_QP_ORIGIN, origins, ARRAY_SIZE(origins),
+		 RD_COLUMN),
+	RD_NAMES("state", ROCECT_A_QP_STATE, qp_states, ROCECT_STATE_MAX + 1,
+		 RD_COLUMN),
+	RD_FIELD("packets", ROCECT_A_QP_PACKETS, RD_U64, RD_COLUMN),
+	RD_FIELD("bytes", ROCECT_A_QP_BYTES, RD_U64, RD_COLUMN),
+	RD_FIELD("ce", ROCECT_A_QP_CE64, RD_U64, RD_COLUMN),
+	RD_FIELD("cnps", ROCECT_A_QP_CNPS64, RD_U64, RD_COLUMN),
+	RD_FIELD("idle-ms", ROCECT_A_QP_IDLE_MSECS, RD_U64, RD_COLUMN),
+	RD_FIELD("timeout-s", ROCECT_A_QP_TIMEOUT, RD_U32, RD_COLUMN),
 	/* Learned entries: what the CM handshake said. */
 	RD_FIELD("active", ROCECT_A_QP_ACTIVE, RD_BOOL),
 	RD_FIELD("scomm-id", ROCECT_A_QP_SCOMM_ID, RD_U32),
@@ -87,8 +89,6 @@ static const struct rd_field qp_fields[] = {
 	RD_FIELD("service-id", ROCECT_A_QP_SERVICE_ID, RD_U64),
 	RD_FIELD("spsn", ROCECT_A_QP_SPSN, RD_U32),
 	RD_FIELD("qkey", ROCECT_A_QP_QKEY, RD_U32),
-	RD_FIELD("ce", ROCECT_A_QP_CE64, RD_U64),
-	RD_FIELD("cnps", ROCECT_A_QP_CNPS64, RD_U64),
 	/* Once bound: where the sender's packets come in, and from. */
 	RD_FIELD("iif", ROCECT_A_QP_IIF, RD_U32),
 	RD_FIELD("sport", ROCECT_A_QP_SPORT, RD_U16),
@@ -249,7 +249,7 @@ static int qp_show(struct rd *rd, uint8_t cmd, uint16_t flags,
 		.argv = rd->argv, .argc = rd->argc,
 	};
 
-	return rd_show_rows(rd, qp_build, &q, qp_to_json, qp_columns);
+	return rd_show_rows(rd, qp_build, &q, qp_to_json, qp_fields);
 }
 
 static struct nlmsghdr *managed_build(struct rd *rd, void *arg)

@@ -85,6 +85,7 @@ enum rd_kind {
  * @kind: &enum rd_kind
  * @names: %RD_NAME: the names of the values
  * @n_names: %RD_NAME: how many there are
+ * @column: the text table shows it as a column (in the table's order)
  */
 struct rd_field {
 	const char *key;
@@ -93,14 +94,21 @@ struct rd_field {
 	enum rd_kind kind;
 	const char *const *names;
 	unsigned int n_names;
+	bool column;
 };
 
-/* Table entries: a number or flag, an address pair, a named value. */
-#define RD_FIELD(k, a, t)	{ .key = (k), .attr = (a), .kind = (t) }
-#define RD_ADDRS(k, a4, a6)	{ .key = (k), .attr = (a4), .attr6 = (a6), \
-				  .kind = RD_ADDR }
-#define RD_NAMES(k, a, n, cnt)	{ .key = (k), .attr = (a), .kind = RD_NAME, \
-				  .names = (n), .n_names = (cnt) }
+/*
+ * Table entries: a number or flag, an address pair, a named value; each
+ * may end with RD_COLUMN to be a column of the text table too.
+ */
+#define RD_FIELD(k, a, t, ...)	{ .key = (k), .attr = (a), .kind = (t), \
+				  __VA_ARGS__ }
+#define RD_ADDRS(k, a4, a6, ...) { .key = (k), .attr = (a4), .attr6 = (a6), \
+				  .kind = RD_ADDR, __VA_ARGS__ }
+#define RD_NAMES(k, a, n, cnt, ...) { .key = (k), .attr = (a), \
+				  .kind = RD_NAME, .names = (n), \
+				  .n_names = (cnt), __VA_ARGS__ }
+#define RD_COLUMN		.column = true
 #define RD_FIELDS_END		{ .key = NULL }
 
 void rd_fields_json(json_object *o, const struct nlattr *const *tb,
@@ -143,7 +151,7 @@ void rd_perror(void);
 /**
  * struct rd_table - rows printed as they come, as text or a JSON array
  * @rd: the invocation (-j, -p)
- * @cols: the keys shown as text columns, NULL-terminated
+ * @cols: the keys shown as text columns
  * @ncols: how many
  * @width: each text column's width, from the rows held
  * @held: the first rows, until %RD_TABLE_HOLD of them or the end
@@ -152,7 +160,7 @@ void rd_perror(void);
  */
 struct rd_table {
 	struct rd *rd;
-	const char *const *cols;
+	const char *cols[RD_TABLE_MAX_COLS];
 	size_t ncols;
 	size_t width[RD_TABLE_MAX_COLS];
 	json_object *held;
@@ -160,7 +168,8 @@ struct rd_table {
 	bool flushed;
 };
 
-void rd_table_init(struct rd_table *t, struct rd *rd, const char *const *cols);
+void rd_table_init(struct rd_table *t, struct rd *rd,
+		   const struct rd_field *fields);
 void rd_table_add(struct rd_table *t, json_object *row);
 void rd_table_discard(struct rd_table *t);
 void rd_table_end(struct rd_table *t);
@@ -168,7 +177,7 @@ void rd_table_free(struct rd_table *t);
 int rd_show_rows(struct rd *rd,
 		 struct nlmsghdr *(*build)(struct rd *rd, void *arg), void *arg,
 		 json_object *(*to_json)(const struct nlmsghdr *nlh),
-		 const char *const *cols);
+		 const struct rd_field *fields);
 int rd_collect_rows(struct rd *rd,
 		    struct nlmsghdr *(*build)(struct rd *rd, void *arg),
 		    void *arg,
@@ -198,7 +207,7 @@ int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);
 int rd_run_words(struct rd *rd, int argc, char **argv);
 int cmd_save(struct rd *rd);
-extern const char *const qp_columns[];
+extern const struct rd_field qp_fields[];
 extern const char *const qp_states[];
 int cmd_conn(struct rd *rd);
 

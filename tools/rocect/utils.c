@@ -321,20 +321,23 @@ static void flush_held(struct rd_table *t)
  * rd_table_init() - start a table printed row by row
  * @t: the table
  * @rd: the invocation (-j, -p)
- * @cols: NULL-terminated list of the keys shown as columns in text
+ * @fields: the rows' fields; those marked RD_COLUMN are the text columns
  *
  * The first %RD_TABLE_HOLD rows are held: they size the text columns (a
  * later, wider cell pushes the rest of its row right) and, until they are
  * printed, rd_table_discard() can take them back. Memory stays bounded
  * however many rows follow.
  */
-void rd_table_init(struct rd_table *t, struct rd *rd, const char *const *cols)
+void rd_table_init(struct rd_table *t, struct rd *rd,
+		   const struct rd_field *fields)
 {
+	const struct rd_field *f;
+
 	memset(t, 0, sizeof(*t));
 	t->rd = rd;
-	t->cols = cols;
-	while (cols[t->ncols] && t->ncols < RD_TABLE_MAX_COLS)
-		t->ncols++;
+	for (f = fields; f->key && t->ncols < RD_TABLE_MAX_COLS; f++)
+		if (f->column)
+			t->cols[t->ncols++] = f->key;
 	t->held = json_object_new_array();
 }
 

@@ -3,7 +3,7 @@
  * rocect: the generic netlink interface of nf_conntrack_roce.
  *
  * Documentation/netlink/specs/rocect.yaml is the specification; this header
- * is kept in step with it by hand (6.1 has no YNL code generation).
+ * is kept in step with it by hand (design.rst says why it is not generated).
  *
  * Every command acts on the caller's network namespace. Commands that change
  * state, and those that read QP entries and connections (their PSNs,
