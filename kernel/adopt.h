@@ -21,13 +21,15 @@ bool rocect_flow_adopted(struct rocect_net *rn, const struct sk_buff *skb,
  * rocect_flow_note() - remember how this box came by a conntrack
  * @rn: the namespace's state
  * @ct: the conntrack of a packet the helper sees
+ * @priv: its rocect_ct_priv(), which the helper looks up once a packet
  *
  * Context: the helper callback, for every packet; one load after the
  * conntrack's first.
  */
-static inline void rocect_flow_note(struct rocect_net *rn, struct nf_conn *ct)
+static inline void rocect_flow_note(struct rocect_net *rn, struct nf_conn *ct,
+				    const struct rocect_ct_priv *priv)
 {
-	if (unlikely(!READ_ONCE(rocect_ct_priv(ct)->flow)))
+	if (unlikely(!READ_ONCE(priv->flow)))
 		rocect_flow_first_sight(rn, ct);
 }
 

@@ -44,6 +44,7 @@ void rocect_expect_rehold(struct rocect_net *rn, struct nf_conn *master,
  * rocect_expect_hold() - keep a held master's hold through its own packets
  * @rn: the namespace's state
  * @ct: the conntrack of a packet the helper sees
+ * @priv: its rocect_ct_priv()
  *
  * Several connections between two hosts share one CM flow (QP1 to QP1).
  * Every packet of it passes conntrack's UDP tracker before the helper, and
@@ -56,9 +57,10 @@ void rocect_expect_rehold(struct rocect_net *rn, struct nf_conn *master,
  * a master that a keepalive holds.
  */
 static inline void rocect_expect_hold(struct rocect_net *rn,
-				      struct nf_conn *ct)
+				      struct nf_conn *ct,
+				      const struct rocect_ct_priv *priv)
 {
-	u32 renewed = READ_ONCE(rocect_ct_priv(ct)->renewed);
+	u32 renewed = READ_ONCE(priv->renewed);
 
 	if (unlikely(renewed))
 		rocect_expect_rehold(rn, ct, renewed);

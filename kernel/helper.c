@@ -27,6 +27,7 @@
 #include "netns.h"
 #include "cnp_policy.h"
 #include "psn_window.h"
+#include "qp_find.h"
 #include "rpcheck.h"
 #include "wire.h"
 
@@ -401,7 +402,7 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	struct rocect_qp *qp;
 
 	qp_key_of(&key, ct, pkt);
-	qp = rocect_qp_lookup(rn, &key);
+	qp = rocect_qp_find(rn, &key);
 	inferred = qp && rocect_qp_origin(qp) == ROCECT_ORIGIN_INFERRED;
 	admitted = qp && !(inferred && drop);
 	checked = admitted && (!inferred || rocect_qp_inferred_from(qp) == pkt->class);
@@ -506,7 +507,8 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		     struct nf_conn *ct, enum ip_conntrack_info ctinfo)
 {
 	struct net *net = nf_ct_net(ct);
-	struct rocect_net *rn = rocect_net(net);
+	struct rocect_net *rn = rocect_net_rcu(net);
+	const struct rocect_ct_priv *priv = rocect_ct_priv(ct);
 	unsigned int nhoff = skb_network_offset(skb);
 	u32 pktlen = skb->len - nhoff;
 	u32 caplen = min_t(u32, pktlen, CAPTURE_LEN);
@@ -519,8 +521,8 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	u8 buf[CAPTURE_LEN] __uninitialized;
 	const u8 *ip;
 
-	rocect_flow_note(rn, ct);
-	rocect_expect_hold(rn, ct);
+	rocect_flow_note(rn, ct, priv);
+	rocect_expect_hold(rn, ct, priv);
 	/*
 	 * A GRO super-packet carries one BTH per segment, but only the first
 	 * is in sight here: strict mode cannot vouch for the others.

@@ -117,4 +117,20 @@ static inline struct rocect_net *rocect_net(const struct net *net)
 	return net_generic(net, rocect_net_id);
 }
 
+/**
+ * rocect_net_rcu() - rocect_net() for a caller inside an RCU read section
+ * @net: the namespace
+ *
+ * net_generic() takes its own rcu_read_lock(): on a preemptible-RCU kernel
+ * (Debian's, with PREEMPT_DYNAMIC) two calls a packet that the helper,
+ * which netfilter runs under rcu_read_lock(), does not need.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the namespace's state.
+ */
+static inline struct rocect_net *rocect_net_rcu(const struct net *net)
+{
+	return rcu_dereference(net->gen)->ptr[rocect_net_id];
+}
+
 #endif /* _ROCECT_NETNS_H */

@@ -15,6 +15,7 @@
 
 #include "qp.h"
 #include "netns.h"
+#include "qp_find.h"
 #include "qp_cong.h"
 #include "shared_limit.h"
 #include "source.h"
@@ -41,52 +42,6 @@ struct rocect_managed_qp {
 
 static struct kmem_cache *managed_cache __read_mostly;
 
-/*
- * Keys compared as five words, inline: rhashtable's default is an
- * out-of-line memcmp() on every lookup of the packet path.
- */
-static int qp_key_cmp(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const u64 *a = arg->key;
-	const u64 *b = (const u64 *)&((const struct rocect_qp *)obj)->key;
-
-	BUILD_BUG_ON(sizeof(struct rocect_qp_key) != 5 * sizeof(u64));
-	return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) |
-		(a[3] ^ b[3]) | (a[4] ^ b[4])) != 0;
-}
-
-/* An IPv6 key: the whole key, as rhashtable's default would hash it. */
-static noinline u32 qp_key_hash6(const void *data, u32 len, u32 seed)
-{
-	return jhash2(data, len / sizeof(u32), seed);
-}
-
-/*
- * An IPv4 key has three words that vary: one jhash round instead of the
- * default's three over the whole key. Seeded per table like the default,
- * so a sender cannot aim its keys at one bucket. Inline in the lookup of
- * every packet; IPv6's loop stays out of line.
- */
-static __always_inline u32 qp_key_hash(const void *data, u32 len, u32 seed)
-{
-	const struct rocect_qp_key *k = data;
-
-	if (likely(k->family == 4))
-		return jhash_3words((__force u32)k->saddr.ip,
-				    (__force u32)k->daddr.ip, k->dqpn,
-				    seed ^ k->zone);
-	return qp_key_hash6(data, len, seed);
-}
-
-static const struct rhashtable_params qp_params = {
-	.head_offset = offsetof(struct rocect_qp, node),
-	.key_offset = offsetof(struct rocect_qp, key),
-	.key_len = sizeof(struct rocect_qp_key),
-	.hashfn = qp_key_hash,
-	.obj_cmpfn = qp_key_cmp,
-	.automatic_shrinking = true,
-};
-
 /**
  * rocect_qp_lookup() - find the entry of a packet's QP
  * @rn: the namespace's state
@@ -98,7 +53,13 @@ static const struct rhashtable_params qp_params = {
 struct rocect_qp *rocect_qp_lookup(struct rocect_net *rn,
 				   const struct rocect_qp_key *key)
 {
-	return rhashtable_lookup(&rn->qps.ht, key, qp_params);
+	return rocect_qp_find(rn, key);
+}
+
+/* An IPv6 key: the whole key, as rhashtable's default would hash it. */
+u32 rocect_qp_key_hash6(const void *data, u32 len, u32 seed)
+{
+	return jhash2(data, len / sizeof(u32), seed);
 }
 
 /**

@@ -43,11 +43,14 @@ struct rocect_stats {
 static inline void rocect_stats_packet(struct rocect_stats __percpu *s,
 				       const struct roce_pkt *pkt)
 {
+	/* Read once: each this_cpu_inc() makes the compiler read memory anew. */
+	enum roce_class class = pkt->class;
+
 	this_cpu_inc(s->packets);
-	this_cpu_inc(s->class[pkt->class]);
-	if (pkt->class == ROCE_CLASS_MALFORMED)
+	this_cpu_inc(s->class[class]);
+	if (class == ROCE_CLASS_MALFORMED)
 		this_cpu_inc(s->malformed[pkt->malformed]);
-	else if (pkt->class == ROCE_CLASS_CM)
+	else if (class == ROCE_CLASS_CM)
 		this_cpu_inc(s->cm[pkt->cm.kind]);
 }
 
