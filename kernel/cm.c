@@ -12,6 +12,7 @@
 #include "cm.h"
 #include "expect.h"
 #include "netns.h"
+#include "offload.h"
 #include "psn_window.h"
 
 /* Expectations to set up once the namespace's lock is dropped. */
@@ -152,6 +153,11 @@ static void learn_active(struct rocect_conn *conn, const struct roce_pkt *pkt,
 		return;
 	}
 	conn->psn[0] = cm->starting_psn;
+	/* A flow label gives the data's port now, else the QPs at REP. */
+	if (cm->transport > 1)
+		conn->data_sport = ROCECT_DATA_SPORT_NONE;
+	else if (cm->flow_label)
+		conn->data_sport = roce_udp_sport(cm->flow_label, 0, 0);
 	conn->qp[0].sqpn = cm->qpn;
 	conn->qp[1].key.dqpn = cm->qpn;
 	/*
@@ -201,6 +207,23 @@ static void learn_passive(struct rocect_net *rn, struct rocect_conn *conn,
 	link_qp(rn, conn, 1);
 }
 
+/*
+ * Offload mode: an RC or UC pair's data comes from one port at each end,
+ * the same (roce_udp_sport()); index the connection by it.
+ */
+static void index_for_offload(struct rocect_net *rn, struct rocect_conn *conn,
+			      const struct nf_conn *ct)
+{
+	if (conn->sidr || conn->data_sport == ROCECT_DATA_SPORT_NONE ||
+	    !conn->qp[1].linked)
+		return;
+	if (!conn->data_sport)
+		conn->data_sport = roce_udp_sport(0, conn->qp[0].sqpn,
+						  conn->qp[1].sqpn);
+	conn->data_dport = ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple.dst.u.udp.port;
+	rocect_offload_index(rn, conn);
+}
+
 /**
  * rocect_cm_packet() - track a CM MAD
  * @rn: the namespace's state
@@ -244,6 +267,8 @@ void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	case ROCE_CM_ACT_ACCEPT:
 		learn_passive(rn, conn, &pkt->cm, iif);
 		rocect_conn_set_state(rn, conn, next);
+		if (rocect_cfg(&rn->config, offload))
+			index_for_offload(rn, conn, ct);
 		todo.reverse = !conn->sidr;
 		todo.forward = true;
 		todo.permanent = true;

@@ -13,6 +13,7 @@
 
 #include "conn.h"
 #include "netns.h"
+#include "offload.h"
 #include "shared_limit.h"
 #include "walk.h"
 
@@ -307,6 +308,7 @@ void rocect_conn_destroy(struct rocect_net *rn, struct rocect_conn *conn,
 			rocect_stats_inc(rn, ROCECT_CTR_QP_EXPIRED);
 	}
 	rhashtable_remove_fast(&rn->conns.ht, &conn->node, conn_params);
+	rocect_offload_unindex(rn, conn);
 	if (!list_empty(&conn->evictable))
 		list_del(&conn->evictable);
 	src = source_of(rn, conn);
@@ -451,6 +453,8 @@ void rocect_conn_expire(struct rocect_net *rn)
 	rocect_walk_enter(&w, &rn->conns.ht, NULL);
 	rocect_walk_start(&w);
 	while ((conn = rocect_walk_next(&w))) {
+		if (READ_ONCE(conn->indexed))
+			rocect_offload_age(rn, conn);
 		if (!time_before(jiffies, conn_deadline(rn, conn))) {
 			rocect_net_lock(rn, &ev);
 			/* Still there, and still due? A CM message may have won. */
@@ -488,7 +492,16 @@ int rocect_conn_net_init(struct rocect_net *rn)
 		return err;
 	err = rhashtable_init(&rn->conns.ht, &conn_params);
 	if (err)
-		rocect_source_net_exit(rn);
+		goto err_source;
+	err = rocect_offload_net_init(rn);
+	if (err)
+		goto err_ht;
+	return 0;
+
+err_ht:
+	rhashtable_destroy(&rn->conns.ht);
+err_source:
+	rocect_source_net_exit(rn);
 	return err;
 }
 
@@ -505,6 +518,7 @@ static void conn_free_now(void *ptr, void *arg)
  */
 void rocect_conn_net_exit(struct rocect_net *rn)
 {
+	rocect_offload_net_exit(rn);
 	rhashtable_free_and_destroy(&rn->conns.ht, conn_free_now, NULL);
 	rocect_shared_give(rn, ROCECT_CFG_max_conns, rn->conns.count);
 	rn->conns.count = 0;

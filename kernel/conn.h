@@ -29,6 +29,9 @@ struct rocect_conn_key {
 	u8 sidr;
 };
 
+/* &rocect_conn.data_sport of a SIDR or XRC connection: no RoCE port */
+#define ROCECT_DATA_SPORT_NONE	1
+
 /**
  * struct rocect_conn - a CM connection and its two QP directions
  * @node: in the namespace's connection table
@@ -45,6 +48,12 @@ struct rocect_conn_key {
  * @created: jiffies of the REQ
  * @changed: jiffies of the last state change
  * @seen: jiffies of the last CM message
+ * @data_sport: the UDP source port of the pair's data (roce_udp_sport()):
+ *	from the REQ's flow label, or at REP from the QP numbers; 0 until
+ *	known, %ROCECT_DATA_SPORT_NONE for a transport offload leaves alone
+ * @data_dport: the UDP destination port of the connection's flows
+ * @indexed: in &rocect_conn_table.ports (offload.c)
+ * @port_node: there
  * @evictable: in &rocect_conn_table.half_open while in REQ or REP, in
  *	&rocect_conn_table.finished once refused or torn down
  * @rcu: deferred free, once off those lists
@@ -70,6 +79,10 @@ struct rocect_conn {
 	u32 created;
 	u32 changed;
 	u32 seen;
+	u16 data_sport;
+	__be16 data_dport;
+	u8 indexed;
+	struct rhlist_head port_node;
 	/* Never both: a connection leaves the list before it is freed. */
 	union {
 		struct list_head evictable;
@@ -104,6 +117,8 @@ static inline struct rocect_conn *rocect_qp_conn(const struct rocect_qp *qp)
  * @half_open: connections in REQ or REP, oldest first: evicted next
  * @sources: &struct rocect_source by key, changes under &rocect_net.lock
  * @gen: bumped by every creation, removal and state change, for dumps
+ * @ports: offload mode: RC and UC connections past REP by their addresses
+ *	and data port (offload.c); changes under &rocect_net.lock
  */
 struct rocect_conn_table {
 	struct rhashtable ht;
@@ -112,6 +127,7 @@ struct rocect_conn_table {
 	struct list_head half_open;
 	struct rhashtable sources;
 	atomic_t gen;
+	struct rhltable ports;
 };
 
 struct rocect_net;

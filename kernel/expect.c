@@ -9,6 +9,7 @@
 
 #include "expect.h"
 #include "netns.h"
+#include "offload.h"
 
 const struct nf_conntrack_expect_policy
 rocect_expect_policy[ROCECT_EXP_CLASS_MAX + 1] = {
@@ -146,7 +147,8 @@ static bool make_room(struct nf_conn *master,
  *
  * The expected conntracks get this helper: through exp->assign_helper
  * where the kernel has it (6.1.169 and later 6.1), else through exp->helper,
- * which nf_ct_expect_init() sets to the master's helper.
+ * which nf_ct_expect_init() sets to the master's helper. In offload mode
+ * neither: rocect_offload_child() gives it to the flows that need it.
  *
  * Context: rcu_read_lock() held; not under &rocect_net.lock.
  */
@@ -174,10 +176,16 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 			  IPPROTO_UDP, NULL, &dport);
 	if (flags & ROCECT_EXP_PERMANENT)
 		exp->flags |= NF_CT_EXPECT_PERMANENT;
+	if (rocect_cfg(&rn->config, offload)) {
+		/* No helper: rocect_offload_child() decides flow by flow. */
+		exp->expectfn = rocect_offload_child;
+		RCU_INIT_POINTER(exp->helper, NULL);
+	} else {
 #ifdef ROCECT_HAVE_EXP_ASSIGN_HELPER
-	rcu_assign_pointer(exp->assign_helper,
-			   rcu_dereference(nfct_help(master)->helper));
+		rcu_assign_pointer(exp->assign_helper,
+				   rcu_dereference(nfct_help(master)->helper));
 #endif
+	}
 	err = nf_ct_expect_related(exp, 0);
 	rocect_stats_inc(rn, err ? ROCECT_CTR_EXPECT_FAILED :
 				   ROCECT_CTR_EXPECT_CREATED);

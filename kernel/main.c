@@ -15,6 +15,7 @@
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
+#include "offload.h"
 #include "pernet.h"
 #include "conn.h"
 #include "qp.h"
@@ -27,7 +28,8 @@ MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
 /*
  * ORDER: the entry caches before any namespace's tables; namespaces before the
  * netlink family that reads them; the family before the collectors and the
- * helpers, which announce QP events on it.
+ * helpers, which announce QP events on it. Offload's expectations go after
+ * the helpers and the collectors that make them.
  */
 static int __init rocect_init(void)
 {
@@ -53,12 +55,14 @@ static int __init rocect_init(void)
 	err = rocect_gc_init();
 	if (err)
 		goto err_nl;
+	rocect_offload_init();
 	err = rocect_helper_init(ports, ports_c ?: 1);
 	if (err)
-		goto err_gc;
+		goto err_offload;
 	return 0;
 
-err_gc:
+err_offload:
+	rocect_offload_exit();
 	rocect_gc_exit();
 err_nl:
 	rocect_nl_exit();
@@ -77,6 +81,7 @@ static void __exit rocect_exit(void)
 {
 	rocect_helper_exit();
 	rocect_gc_exit();
+	rocect_offload_exit();
 	rocect_nl_exit();
 	rocect_netns_exit();
 	rocect_conn_exit();

@@ -12,6 +12,7 @@
 #include <net/netns/generic.h>
 
 #include "netns.h"
+#include "offload.h"
 #include "qp_cong.h"
 
 unsigned int rocect_net_id __read_mostly;
@@ -72,6 +73,9 @@ void rocect_net_unlock(struct rocect_net *rn, struct rocect_events *ev)
 	for (i = 0; i < ev->n; i++)
 		if (ev->what[i] == ROCECT_EV_DELETE)
 			rocect_qp_cong_forget(rn, ev->qp[i]);
+	if (rocect_cfg(&rn->config, offload))
+		for (i = 0; i < ev->n; i++)
+			rocect_offload_settle(rn, ev->qp[i], ev->what[i]);
 	rcu_read_unlock();
 }
 

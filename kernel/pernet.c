@@ -12,6 +12,7 @@
 #include "pernet.h"
 #include "learn.h"
 #include "netns.h"
+#include "offload.h"
 
 /* Setting @i as rocect_config_apply() leaves it. */
 static u32 setting_after(const struct rocect_config *c, const u32 *val,
@@ -31,6 +32,9 @@ static u32 setting_after(const struct rocect_config *c, const u32 *val,
  * changes nothing. Going to drop mode forgets every request learnt so far:
  * from then on only adopted flows may count towards a pair.
  *
+ * Any change kills the flows that offload mode let go without the helper:
+ * each one's next packet is decided under the new settings.
+ *
  * Context: process context; netlink's changes are serialised by genetlink.
  * Return: 0 or -ENOMEM.
  */
@@ -39,6 +43,7 @@ int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 	struct rocect_config *c = &rn->config;
 	bool to_drop = given & BIT(ROCECT_CFG_unknown_qp) &&
 		       val[ROCECT_CFG_unknown_qp] == ROCECT_UNKNOWN_QP_DROP;
+	bool offloading;
 	unsigned int i;
 
 	BUILD_BUG_ON(ROCECT_CFG_COUNT > 32);
@@ -48,11 +53,15 @@ int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 	     ROCECT_UNKNOWN_QP_DROP) &&
 	    rocect_learn_enable(rn))
 		return -ENOMEM;
+	offloading = rocect_cfg(c, offload);
 	for (i = 0; i < ROCECT_CFG_COUNT; i++)
 		if (given & BIT(i))
 			WRITE_ONCE(c->val[i], val[i]);
 	if (to_drop)
 		rocect_learn_forget(rn);
+	/* Offloaded flows were admitted under the old settings. */
+	if (offloading && given)
+		rocect_offload_revoke_all(rn);
 	return 0;
 }
 

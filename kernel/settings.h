@@ -59,3 +59,5 @@ ROCECT_SETTING(check_psn, CHECK_PSN, u8, 0, 1, 1)
 ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX, 4096)
 /* A UD QP takes one Q_Key: its peer's packets all carry it. */
 ROCECT_SETTING(check_qkey, CHECK_QKEY, u8, 0, 1, 1)
+/* Data flows that one pair explains may leave for a flowtable (offload.c). */
+ROCECT_SETTING(offload, OFFLOAD, u8, 0, ROCECT_OFFLOAD_MAX, 0)

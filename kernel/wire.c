@@ -213,6 +213,32 @@ enum roce_cm_kind roce_cm_kind(u16 attr_id)
 }
 
 /**
+ * roce_udp_sport() - the UDP source port an RC or UC QP pair sends from
+ * @flow_label: the path's flow label (the REQ's primary one), 0 if none
+ * @lqpn: one side's QP number
+ * @rqpn: the other's
+ *
+ * As rdma_get_udp_sport() in <rdma/ib_verbs.h> computes it, which rxe,
+ * mlx5, hns and irdma use: with no flow label, one is folded from the
+ * product of the QP numbers, so both sides send from the same port.
+ *
+ * Return: a port in 0xc000..0xffff.
+ */
+u16 roce_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn)
+{
+	u32 fl = flow_label & 0xfffff;
+	u64 v;
+
+	if (!fl) {
+		v = (u64)lqpn * rqpn;
+		v ^= v >> 20;
+		v ^= v >> 40;
+		fl = (u32)v & 0xfffff;
+	}
+	return (u16)(((fl & 0x3fff) ^ ((fl & 0xfc000) >> 14)) | 0xc000);
+}
+
+/**
  * roce_service_id_is_rdma_cm() - is this an RDMA CM (IP-addressed) service ID?
  * @service_id: the IB service ID
  *
@@ -275,6 +301,7 @@ static void parse_cm_data(const u8 *d, struct roce_cm *cm)
 		cm->pkey = get_unaligned_be16(d + 48);
 		cm->path_mtu = d[50] >> 4;
 		memcpy(cm->local_gid, d + 56, 16);
+		cm->flow_label = get_unaligned_be32(d + 88) >> 12;
 		memcpy(cm->remote_gid, d + 72, 16);
 		parse_cma_hdr(d + 140, cm->service_id, &cm->cma);
 		break;

@@ -226,6 +226,7 @@ struct roce_cma_hdr {
  * @reject_reason: REJ reason
  * @sidr_status: SIDR_REP status
  * @ap_status: APR status
+ * @flow_label: REQ primary flow label (20 bits; 0: none given)
  * @local_gid: REQ primary local port GID
  * @remote_gid: REQ primary remote port GID
  * @cma: RDMA CM header from REQ or SIDR_REQ private data
@@ -249,6 +250,7 @@ struct roce_cm {
 	u16 reject_reason;
 	u8 sidr_status;
 	u8 ap_status;
+	u32 flow_label;
 	u8 local_gid[16];
 	u8 remote_gid[16];
 	struct roce_cma_hdr cma;
@@ -397,6 +399,7 @@ enum roce_class roce_parse(const u8 *ip, u32 caplen, u32 pktlen,
 enum roce_class roce_parse_general(const u8 *ip, u32 caplen, u32 pktlen,
 				   struct roce_pkt *pkt);
 enum roce_cm_kind roce_cm_kind(u16 attr_id);
+u16 roce_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn);
 bool roce_service_id_is_rdma_cm(u64 service_id);
 
 const char *roce_class_name(enum roce_class class);

@@ -106,11 +106,6 @@ save('sh12-req', *[ex['req'] for ex in sh[8:]])
 ex = roce_pkt.cm_exchange('10.0.1.2', B, comm_ids=(0x9100, 0xa100), qpns=(0x9ff, 0xaff))
 for k in ('req', 'rep', 'rtu'):
     save('o-' + k, ex[k])
-# A MAD of another class (performance management): every policy passes it.
-for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
-    save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
-         struct.pack('>II', roce_pkt.GSI_QKEY, 1) +
-         roce_pkt.mad('rtu', 7, bytes(232), mgmt_class=0x04), sport=0xc0fe))
 # UDP payloads: BTH, DETH, a REQ MAD and N more bytes.
 mad = bytes(roce_pkt.cm_packet(4, A, B, 'req', local_comm_id=0x3001, qpn=0x60,
             service_id=roce_pkt.rdma_cm_service_id(18515)))[28:-4]

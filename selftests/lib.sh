@@ -150,6 +150,7 @@ unload_module()
 # craft DIR PYTHON-CODE: run PYTHON-CODE with roce_pkt imported and a
 # function save(name, *packets) that writes packets as hex lines to DIR/name,
 # for roce_send. One interpreter for all packets: scapy starts slowly.
+# Fence's packets (fence-ab, fence-ba) are crafted into DIR too.
 craft()
 {
 	PYTHONPATH=$SELFTESTS_DIR/wire "$PYTHON" -c "
@@ -158,7 +159,10 @@ from scapy.all import IP, IPv6, UDP, Raw
 def save(name, *pkts):
     with open(sys.argv[1] + '/' + name, 'w') as f:
         f.writelines(bytes(p).hex() + '\\n' for p in pkts)
-$2" "$1"
+$2
+for name, src, dst in (('fence-ab', '10.0.1.1', '10.0.2.1'),
+                       ('fence-ba', '10.0.2.1', '10.0.1.1')):
+    save(name, roce_pkt.fence_packet(src, dst))" "$1"
 }
 
 # send NS NAME...: replay packets crafted into $pkts (see craft) from
@@ -382,8 +386,8 @@ grew()
 }
 got() { local at=at_$1; echo $(($(rx "${!1}") - ${!at})); }
 
-# fence a|b: a MAD that every policy passes (crafted as fence-ba and
-# fence-ab), sent to a (b) after the packets under test and waited for:
+# fence a|b: a MAD that every policy passes (crafted by craft as fence-ba
+# and fence-ab), sent to a (b) after the packets under test and waited for:
 # what r let through has arrived then. It is not counted by got.
 fence()
 {
@@ -394,6 +398,16 @@ fence()
 	send "$from" "$name" && busywait 5000 rx_above "${!1}" "$n" ||
 		echo "    the fence to $1 did not arrive"
 	eval "at_$1=\$((at_$1 + 1))"
+}
+
+# sent NS NAME TO COUNTER...: send NAME from NS, fence TO, then print
+# what TO got and how much each counter grew.
+sent()
+{
+	snap
+	send "$1" "$2" || echo "    sending $2 from $1 failed"
+	fence "$3"
+	echo "$(got "$3") $(grew "${@:4}")"
 }
 
 # stateful_firewall: r forwards RoCE only as a stateful firewall would:

@@ -38,8 +38,6 @@ craft_packets()
 {
 	pkts=$(mktemp -d)
 	craft "$pkts" "
-import struct
-from roce_pkt import BTH
 A, B, A6, B6 = '10.0.1.1', '10.0.2.1', 'fd00:1::1', 'fd00:2::1'
 def data(name, src, dst, dqpn, sport, **ip):
     save(name, roce_pkt.data_packet(roce_pkt.family_of(src), src, dst, 0x04,
@@ -111,11 +109,6 @@ save('mg3-both', p(A, B, 0x04, 0x59, 0x300000, 0xd05a, 64),
      *[p(A, B, 0x04, 0x59, 0xb00000, 0xd05a, 64)] * 5)
 save('mg3-resync', p(A, B, 0x04, 0x59, 0xb00000, 0xd05a, 64),
      p(A, B, 0x04, 0x59, 0x300000, 0xd05a, 64))
-# A MAD of another class (performance management): every policy passes it.
-for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
-    save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
-         struct.pack('>II', roce_pkt.GSI_QKEY, 1) +
-         roce_pkt.mad('rtu', 7, bytes(232), mgmt_class=0x04), sport=0xc0fe))
 " 2>/dev/null
 }
 
@@ -134,9 +127,9 @@ entry()
 }
 ifindex() { ip -n "$r" -j link show "$1" | jq '.[0].ifindex'; }
 mode() { on "$r" config set unknown-qp "$1"; }
-# sent NS NAME COUNT TO COUNTER...: send, fence TO, then print what TO got
-# and how much each counter grew.
-sent()
+# burst_sent NS NAME COUNT TO COUNTER...: burst, fence TO, then print
+# what TO got and how much each counter grew.
+burst_sent()
 {
 	snap
 	burst "$1" "$2" "$3" || echo "    sending $2 from $1 failed"
@@ -162,98 +155,98 @@ check "IPv6 handshake a -> b" xchg "$a" c6-req "$b" c6-rep "$a" c6-rtu
 if0=$(ifindex veth0) if1=$(ifindex veth1)
 check "a -> b's QP bound to veth0 by the REQ" is "$(entry 10.0.1.1 10.0.2.1 0x2a iif)" "$if0"
 check "b -> a's QP bound to veth1 by the REP" is "$(entry 10.0.2.1 10.0.1.1 0x17 iif)" "$if1"
-check "a's data, 10 packets: all reach b" is "$(sent "$a" ab 10 b wrong-iface wrong-sport)" "10 0 0"
+check "a's data, 10 packets: all reach b" is "$(burst_sent "$a" ab 10 b wrong-iface wrong-sport)" "10 0 0"
 check "... pinned its source port 0xd017" is "$(entry 10.0.1.1 10.0.2.1 0x2a sport)" 53271
-check "b's data, 10 packets: all reach a" is "$(sent "$b" ba 10 a wrong-iface)" "10 0"
+check "b's data, 10 packets: all reach a" is "$(burst_sent "$b" ba 10 a wrong-iface)" "10 0"
 
 # The attacks: 0 delivered, each counted by its reason.
 check "m's data in a's name, 150 packets: none reach b" \
-	is "$(sent "$m" ab 150 b wrong-iface wrong-sport)" "0 150 0"
+	is "$(burst_sent "$m" ab 150 b wrong-iface wrong-sport)" "0 150 0"
 check "a's data from another port, 150 packets: none reach b" \
-	is "$(sent "$a" ab-port 150 b wrong-iface wrong-sport)" "0 0 150"
+	is "$(burst_sent "$a" ab-port 150 b wrong-iface wrong-sport)" "0 0 150"
 check "m's CNPs in b's name to a's QP, 160: none reach a" \
-	is "$(sent "$m" cnp-ba 160 a cnp-forged)" "0 160"
-check "b's own CNP reaches a" is "$(sent "$b" cnp-ba 1 a cnp-forged)" "1 0"
+	is "$(burst_sent "$m" cnp-ba 160 a cnp-forged)" "0 160"
+check "b's own CNP reaches a" is "$(burst_sent "$b" cnp-ba 1 a cnp-forged)" "1 0"
 check "m's CE-marked data in a's name: no CNP to a" \
-	is "$(sent "$m" ab-ce 20 a wrong-iface cnp-sent ce)" "0 20 0 0"
+	is "$(burst_sent "$m" ab-ce 20 a wrong-iface cnp-sent ce)" "0 20 0 0"
 check "a's own CE-marked data: one CNP to a" \
-	is "$(sent "$a" ab-ce 1 a wrong-iface cnp-sent)" "1 0 1"
+	is "$(burst_sent "$a" ab-ce 1 a wrong-iface cnp-sent)" "1 0 1"
 check "m's IPv6 data in a's name, 50 packets: none reach b" \
-	is "$(sent "$m" ab6 50 b wrong-iface)" "0 50"
-check "a's IPv6 data: reaches b" is "$(sent "$a" ab6 5 b wrong-iface)" "5 0"
+	is "$(burst_sent "$m" ab6 50 b wrong-iface)" "0 50"
+check "a's IPv6 data: reaches b" is "$(burst_sent "$a" ab6 5 b wrong-iface)" "5 0"
 check "a's UD packet (CE) to b's RC QP, from a's port: dropped, no CNP" \
-	is "$(sent "$a" ud-rc 5 b wrong-sport cnp-sent)" "0 5 0"
-check "a's data still reaches b" is "$(sent "$a" ab 10 b wrong-iface)" "10 0"
+	is "$(burst_sent "$a" ud-rc 5 b wrong-sport cnp-sent)" "0 5 0"
+check "a's data still reaches b" is "$(burst_sent "$a" ab 10 b wrong-iface)" "10 0"
 check "the entry counted a's 21 packets only" is "$(entry 10.0.1.1 10.0.2.1 0x2a packets)" 21
 
 # Accept mode counts the impostors but lets them pass.
 check "unknown-qp accept" mode accept
 check "accept: m's data in a's name passes, counted" \
-	is "$(sent "$m" ab 20 b wrong-iface)" "20 20"
+	is "$(burst_sent "$m" ab 20 b wrong-iface)" "20 20"
 check "... not counted on the entry" is "$(entry 10.0.1.1 10.0.2.1 0x2a packets)" 21
 check "unknown-qp drop" mode drop
 
 # Each setting turns its check off, nothing else does.
 check "check-iface off" on "$r" config set check-iface off
-check "... m's data in a's name passes" is "$(sent "$m" ab 5 b wrong-iface)" "5 0"
+check "... m's data in a's name passes" is "$(burst_sent "$m" ab 5 b wrong-iface)" "5 0"
 check "... a's data from another port still dropped" \
-	is "$(sent "$a" ab-port 5 b wrong-sport)" "0 5"
+	is "$(burst_sent "$a" ab-port 5 b wrong-sport)" "0 5"
 check "check-iface on, check-sport off" on "$r" config set check-iface on check-sport off
-check "... a's data from another port passes" is "$(sent "$a" ab-port 5 b wrong-sport)" "5 0"
-check "... m's data in a's name dropped" is "$(sent "$m" ab 5 b wrong-iface)" "0 5"
+check "... a's data from another port passes" is "$(burst_sent "$a" ab-port 5 b wrong-sport)" "5 0"
+check "... m's data in a's name dropped" is "$(burst_sent "$m" ab 5 b wrong-iface)" "0 5"
 check "check-sport on, check-cnp off" on "$r" config set check-sport on check-cnp off
-check "... m's CNP in b's name passes" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "5 0"
+check "... m's CNP in b's name passes" is "$(burst_sent "$m" cnp-ba 5 a cnp-forged)" "5 0"
 check "check-cnp on" on "$r" config set check-cnp on
-check "... m's CNP dropped again" is "$(sent "$m" cnp-ba 5 a cnp-forged)" "0 5"
+check "... m's CNP dropped again" is "$(burst_sent "$m" cnp-ba 5 a cnp-forged)" "0 5"
 
 # The PSN window: c2's REQ and REP start it just below the wrap.
 check "c2 handshake: a starts at PSN 0xfffff0, b at 0xfffff8" \
 	xchg "$a" c2-req "$b" c2-rep "$a" c2-rtu
 check "a UD packet first to c2's RC entry: dropped, does not make it UD" \
-	is "$(sent "$a" c2-ud 1 b wrong-sport)" "0 1"
+	is "$(burst_sent "$a" c2-ud 1 b wrong-sport)" "0 1"
 check "a's 32 SENDs across the 24-bit wrap: all reach b" \
-	is "$(sent "$a" c2-wrap 1 b wrong-psn)" "32 0"
-check "b's coalesced ACK of them reaches a" is "$(sent "$b" c2-ack 1 a wrong-psn)" "1 0"
+	is "$(burst_sent "$a" c2-wrap 1 b wrong-psn)" "32 0"
+check "b's coalesced ACK of them reaches a" is "$(burst_sent "$b" c2-ack 1 a wrong-psn)" "1 0"
 check "a's retransmission back to 0xfffff8 reaches b" \
-	is "$(sent "$a" c2-retx 1 b wrong-psn)" "4 0"
+	is "$(burst_sent "$a" c2-retx 1 b wrong-psn)" "4 0"
 check "a's READ of 64 packets, b's 64 responses, a's next SEND 64 on" \
-	is "$(sent "$a" c2-read 1 b wrong-psn) $(sent "$b" c2-rresp 1 a wrong-psn) $(sent "$a" c2-next 1 b wrong-psn)" \
+	is "$(burst_sent "$a" c2-read 1 b wrong-psn) $(burst_sent "$b" c2-rresp 1 a wrong-psn) $(burst_sent "$a" c2-next 1 b wrong-psn)" \
 	"1 0 64 0 1 0"
-check "b's own SEND from its starting PSN reaches a" is "$(sent "$b" c2-b 1 a wrong-psn)" "1 0"
+check "b's own SEND from its starting PSN reaches a" is "$(burst_sent "$b" c2-b 1 a wrong-psn)" "1 0"
 check "a's link and port, PSN 2^23 away, 50 packets: none reach b" \
-	is "$(sent "$a" c2-far 50 b wrong-psn wrong-iface wrong-sport)" "0 50 0 0"
+	is "$(burst_sent "$a" c2-far 50 b wrong-psn wrong-iface wrong-sport)" "0 50 0 0"
 check "... PSN 0x250000 away (beyond 2^20), 50: none reach b" \
-	is "$(sent "$a" c2-far2 50 b wrong-psn)" "0 50"
+	is "$(burst_sent "$a" c2-far2 50 b wrong-psn)" "0 50"
 check "b's link and port, an ACK 2^23 away, 20: none reach a" \
-	is "$(sent "$b" c2-far-ack 20 a wrong-psn)" "0 20"
-check "a's own next SEND still reaches b" is "$(sent "$a" c2-next 1 b wrong-psn)" "1 0"
+	is "$(burst_sent "$b" c2-far-ack 20 a wrong-psn)" "0 20"
+check "a's own next SEND still reaches b" is "$(burst_sent "$a" c2-next 1 b wrong-psn)" "1 0"
 check "psn-window 100: 150 ahead dropped, 50 ahead passes" \
 	eval 'on "$r" config set psn-window 100 &&
-	      is "$(sent "$a" c2-150 1 b wrong-psn) $(sent "$a" c2-50 1 b wrong-psn)" "0 1 1 0"'
+	      is "$(burst_sent "$a" c2-150 1 b wrong-psn) $(burst_sent "$a" c2-50 1 b wrong-psn)" "0 1 1 0"'
 check "accept mode: 2^23 away passes, counted" \
-	eval 'mode accept && is "$(sent "$a" c2-far 10 b wrong-psn)" "10 10" && mode drop'
+	eval 'mode accept && is "$(burst_sent "$a" c2-far 10 b wrong-psn)" "10 10" && mode drop'
 check "check-psn off: 2^23 away passes" \
-	eval 'on "$r" config set check-psn off && is "$(sent "$a" c2-far 5 b wrong-psn)" "5 0"'
+	eval 'on "$r" config set check-psn off && is "$(burst_sent "$a" c2-far 5 b wrong-psn)" "5 0"'
 check "check-psn on, psn-window 8388608: 0x250000 away passes" \
 	eval 'on "$r" config set check-psn on psn-window 8388608 &&
-	      is "$(sent "$a" c2-far2 5 b wrong-psn)" "5 0"'
+	      is "$(burst_sent "$a" c2-far2 5 b wrong-psn)" "5 0"'
 check "psn-window 1048576" on "$r" config set psn-window 1048576
 check "a managed entry r sees one direction of: the first packet starts it, 5 more 2^23 away dropped" \
 	eval 'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x59 sqpn 0x5a &&
-	      is "$(sent "$a" mg3-both 1 b wrong-psn)" "1 5"'
+	      is "$(burst_sent "$a" mg3-both 1 b wrong-psn)" "1 5"'
 sleep 11
 check "... after 11 s of silence it starts a new window" \
-	is "$(sent "$a" mg3-resync 1 b wrong-psn)" "1 1"
+	is "$(burst_sent "$a" mg3-resync 1 b wrong-psn)" "1 1"
 
 # A managed entry has no MAD: its first packet binds it.
 check "managed a -> b's QP 0x55" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56
 check "... unbound" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "null null"
-check "... a's first packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
+check "... a's first packets pass" is "$(burst_sent "$a" mg 3 b wrong-iface)" "3 0"
 check "... bound to veth0 and port 0xd056" is "$(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "$if0 53334"
-check "... m's packets in a's name dropped" is "$(sent "$m" mg 20 b wrong-iface)" "0 20"
+check "... m's packets in a's name dropped" is "$(burst_sent "$m" mg 20 b wrong-iface)" "0 20"
 # a's QP moves to another source port (a QP reset): qp replace unbinds
 # the entry in place, with a change event and its counters kept.
-check "... a's data from another port dropped" is "$(sent "$a" mg-port 3 b wrong-sport)" "0 3"
+check "... a's data from another port dropped" is "$(burst_sent "$a" mg-port 3 b wrong-sport)" "0 3"
 on "$r" -j monitor count 1 >"$pkts/replace.ev" 2>"$pkts/replace.err" &
 bg=$!
 check "qp replace: the entry unbound in place, its 3 packets kept" eval \
@@ -265,8 +258,8 @@ check "... a change event for it" \
 	is "$(jq -r '"\(.event) \(.dqpn) \(.iif)"' "$pkts/replace.ev")" "change 85 null"
 bg=
 check "... a's data from the new port passes and binds it" \
-	is "$(sent "$a" mg-port 3 b wrong-sport) $(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "3 0 $if0 53401"
-check "... the old port is the one dropped now" is "$(sent "$a" mg 2 b wrong-sport)" "0 2"
+	is "$(burst_sent "$a" mg-port 3 b wrong-sport) $(entry 10.0.1.1 10.0.2.1 0x55 iif sport)" "3 0 $if0 53401"
+check "... the old port is the one dropped now" is "$(burst_sent "$a" mg 2 b wrong-sport)" "0 2"
 check "... a learned entry is not replaced (EBUSY), and stays" eval \
 	'out=$(on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x99 2>&1);
 	 [ $? -ne 0 ] && grep -q "CM connection: not replaced" <<<"$out" &&
@@ -279,29 +272,29 @@ check "managed a -> b's QP 0x57 and b -> a's QP 0x56, unbound" eval \
 	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x57 sqpn 0x56 &&
 	 on "$r" qp add src 10.0.2.1 dst 10.0.1.1 dqpn 0x56 sqpn 0x57'
 check "... m's packet first: dropped (rp-check), binds nothing" \
-	is "$(sent "$m" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "0 1 null"
+	is "$(burst_sent "$m" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "0 1 null"
 check "... a's packet then binds it" \
-	is "$(sent "$a" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "1 0 $if0"
+	is "$(burst_sent "$a" mg2 1 b wrong-iface) $(entry 10.0.1.1 10.0.2.1 0x57 iif)" "1 0 $if0"
 check "... m's CNP in b's name, to the unbound b -> a entry: dropped" \
-	is "$(sent "$m" cnp-mg 10 a cnp-forged)" "0 10"
-check "... b's own CNP passes" is "$(sent "$b" cnp-mg 1 a cnp-forged)" "1 0"
+	is "$(burst_sent "$m" cnp-mg 10 a cnp-forged)" "0 10"
+check "... b's own CNP passes" is "$(burst_sent "$b" cnp-mg 1 a cnp-forged)" "1 0"
 
 # Routing moves a's address behind m's link (a failover, ECMP): packets
 # from there are believed where the route back agrees, as rpfilter would;
 # with rp-check off only the bound interface counts.
 check "r routes 10.0.1.1 via veth2" ip -n "$r" route add 10.0.1.1/32 dev veth2
 check "... m's data in a's name passes now (routing vouches)" \
-	is "$(sent "$m" ab 5 b wrong-iface)" "5 0"
+	is "$(burst_sent "$m" ab 5 b wrong-iface)" "5 0"
 check "... not with rp-check off" eval \
-	'on "$r" config set rp-check off && is "$(sent "$m" ab 5 b wrong-iface)" "0 5"'
+	'on "$r" config set rp-check off && is "$(burst_sent "$m" ab 5 b wrong-iface)" "0 5"'
 check "rp-check on, route removed" eval \
 	'on "$r" config set rp-check on && ip -n "$r" route del 10.0.1.1/32 dev veth2'
-check "... m's data dropped again" is "$(sent "$m" ab 5 b wrong-iface)" "0 5"
+check "... m's data dropped again" is "$(burst_sent "$m" ab 5 b wrong-iface)" "0 5"
 
 # UD: a SIDR reply direction is linked by the client's first packet with
 # the service's Q_Key, from where the client's SIDR_REQ came.
 check "SIDR_REQ from a, SIDR_REP from b (Q_Key 0x1234)" xchg "$a" s1-req "$b" s1-rep
-check "m's UD packet in a's name: dropped" is "$(sent "$m" ud 1 b wrong-iface)" "0 1"
+check "m's UD packet in a's name: dropped" is "$(burst_sent "$m" ud 1 b wrong-iface)" "0 1"
 check "... links no reply entry" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)" ""
 check "a's UD packet with Q_Key 0x9999: links no reply entry" \
 	eval 'send "$a" ud-qkey && is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn)" ""'
@@ -310,26 +303,26 @@ check "a's UD packet with the Q_Key: the reply entry" \
 check "... from b's QP 0x5a, bound to veth1" is "$(entry 10.0.2.1 10.0.1.1 0x66 sqpn iif)" "90 $if1"
 # UD data carries the Q_Key its QP takes: the SIDR_REP's to b's service,
 # the first packet's to a managed one, for good.
-check "a's UD packets with the service's Q_Key pass" is "$(sent "$a" ud 5 b wrong-qkey)" "5 0"
-check "a's UD packets with Q_Key 0x9999: dropped" is "$(sent "$a" ud-qkey 5 b wrong-qkey)" "0 5"
+check "a's UD packets with the service's Q_Key pass" is "$(burst_sent "$a" ud 5 b wrong-qkey)" "5 0"
+check "a's UD packets with Q_Key 0x9999: dropped" is "$(burst_sent "$a" ud-qkey 5 b wrong-qkey)" "0 5"
 check "b's replies to a's client QP pass (no MAD names its Q_Key)" \
-	is "$(sent "$b" ud-ba 3 a wrong-qkey) $(sent "$b" ud-ba-qkey 3 a wrong-qkey)" "3 0 3 0"
+	is "$(burst_sent "$b" ud-ba 3 a wrong-qkey) $(burst_sent "$b" ud-ba-qkey 3 a wrong-qkey)" "3 0 3 0"
 check "managed UD entry 0x70 added" on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71
 check "... its first UD packet passes and pins Q_Key 0x4321" eval \
-	'is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0" &&
+	'is "$(burst_sent "$a" ud-mg 2 b wrong-qkey)" "2 0" &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x70 qkey)" "17185"'
-check "... another Q_Key: dropped" is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "0 4"
+check "... another Q_Key: dropped" is "$(burst_sent "$a" ud-mg-qkey 4 b wrong-qkey)" "0 4"
 check "... qp replace forgets the Q_Key: the new one binds, the old is dropped" eval \
 	'on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71 &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x70 qkey)" "null" &&
-	 is "$(sent "$a" ud-mg-qkey 2 b wrong-qkey) $(sent "$a" ud-mg 2 b wrong-qkey)" "2 0 0 2" &&
+	 is "$(burst_sent "$a" ud-mg-qkey 2 b wrong-qkey) $(burst_sent "$a" ud-mg 2 b wrong-qkey)" "2 0 0 2" &&
 	 on "$r" qp replace src 10.0.1.1 dst 10.0.2.1 dqpn 0x70 sqpn 0x71 &&
-	 is "$(sent "$a" ud-mg 2 b wrong-qkey)" "2 0"'
+	 is "$(burst_sent "$a" ud-mg 2 b wrong-qkey)" "2 0"'
 check "... accept mode: passes, counted" eval \
-	'mode accept && is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 4" && mode drop'
+	'mode accept && is "$(burst_sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 4" && mode drop'
 check "check-qkey off: passes" eval \
 	'on "$r" config set check-qkey off &&
-	 is "$(sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 0" &&
+	 is "$(burst_sent "$a" ud-mg-qkey 4 b wrong-qkey)" "4 0" &&
 	 on "$r" config set check-qkey on'
 
 # qp add ... dev: bound from the start, where routing cannot tell.
@@ -337,8 +330,8 @@ check "qp add ... dev veth0: the managed entry is bound to it" eval \
 	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x72 sqpn 0x73 dev veth0 &&
 	 is "$(entry 10.0.1.1 10.0.2.1 0x72 iif)" "$if0"'
 check "... rp-check off: m's first packets in a's name dropped" eval \
-	'on "$r" config set rp-check off && is "$(sent "$m" mg-dev 3 b wrong-iface)" "0 3"'
-check "... a's pass" is "$(sent "$a" mg-dev 3 b wrong-iface)" "3 0"
+	'on "$r" config set rp-check off && is "$(burst_sent "$m" mg-dev 3 b wrong-iface)" "0 3"'
+check "... a's pass" is "$(burst_sent "$a" mg-dev 3 b wrong-iface)" "3 0"
 check "... rp-check on" on "$r" config set rp-check on
 check "qp add ... dev with no such interface: refused, nothing added" eval \
 	'! on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x74 sqpn 0x75 dev nosuch0 2>/dev/null &&
@@ -356,7 +349,7 @@ on "$r" -j monitor count 2 >"$pkts/events" 2>"$pkts/mon.err" &
 mon=$!
 bg=$mon
 check "monitor started" busywait 20000 grep -q monitoring "$pkts/mon.err"
-check "... a's first 3 packets pass" is "$(sent "$a" mg 3 b wrong-iface)" "3 0"
+check "... a's first 3 packets pass" is "$(burst_sent "$a" mg 3 b wrong-iface)" "3 0"
 on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x55
 check "... monitor got its 2 events" busywait 20000 sh -c "! kill -0 $mon 2>/dev/null"
 check "... the binding, once, then the delete" is \
@@ -368,7 +361,7 @@ check "... numbered in order (seq)" \
 # rocect save keeps a managed entry's binding; a restore binds it at once.
 check "managed a -> b's QP 0x55 bound by a's packet" eval \
 	'on "$r" qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x55 sqpn 0x56 &&
-	 is "$(sent "$a" mg 1 b wrong-iface)" "1 0"'
+	 is "$(burst_sent "$a" mg 1 b wrong-iface)" "1 0"'
 on "$r" save >"$pkts/saved"
 check "save writes dev for bound entries, none for unbound" eval \
 	'grep -qx "qp add src 10.0.1.1 dst 10.0.2.1 dqpn 85 sqpn 86 dev veth0" "$pkts/saved" &&
@@ -379,7 +372,7 @@ check "flush, then restore: bound before any packet" eval \
 	 is "$(entry 10.0.1.1 10.0.2.1 0x55 iif) $(entry 10.0.1.1 10.0.2.1 0x74 iif)" "$if0 0" &&
 	 is "$(entry 10.0.2.1 10.0.1.1 0x56 iif)" "null"'
 check "... m's packets in a's name dropped, rp-check off" eval \
-	'on "$r" config set rp-check off && is "$(sent "$m" mg 3 b wrong-iface)" "0 3" &&
+	'on "$r" config set rp-check off && is "$(burst_sent "$m" mg 3 b wrong-iface)" "0 3" &&
 	 on "$r" config set rp-check on'
 
 check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset

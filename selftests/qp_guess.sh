@@ -86,25 +86,9 @@ save('mg-first', *[p(A, B, 0x04, 0x300, 0x100000 + j, 0xd300) for j in range(10)
 save('mg-guess', *[p(A, B, 0x04, 0x300, rng.randrange(1 << 24), 0xd300)
                    for _ in range($GUESSES)])
 save('mg-next', *[p(A, B, 0x04, 0x300, 0x10000a + j, 0xd300) for j in range(10)])
-from scapy.all import IP
-from roce_pkt import BTH
-import struct
-for name, src, dst in (('fence-ab', A, B), ('fence-ba', B, A)):
-    save(name, roce_pkt.roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
-         struct.pack('>II', roce_pkt.GSI_QKEY, 1) +
-         roce_pkt.mad('rtu', 7, bytes(232), mgmt_class=0x04), sport=0xc0fe))
 " 2>/dev/null
 }
 
-# sent NS NAME TO COUNTER...: send, fence TO, then print what TO got and
-# how much each counter grew.
-sent()
-{
-	snap
-	send "$1" "$2" || echo "    sending $2 from $1 failed"
-	fence "$3"
-	echo "$(got "$3") $(grew "${@:4}")"
-}
 # each KIND: send c<i>-KIND from a (kinds ending in a or acka) or b, for
 # every connection, and print what arrived in all.
 each()

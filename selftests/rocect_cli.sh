@@ -219,6 +219,8 @@ promcheck()
 	    "expect_created": ("rocect_expectations_created", {}),
 	    "expect_failed": ("rocect_expectations_failed", {}),
 	    "expect_kept": ("rocect_expectations_kept", {}),
+	    "offload_flows": ("rocect_offload_flows", {}),
+	    "offload_revoked": ("rocect_offload_revoked", {}),
 	    "cnp_sent": ("rocect_cnps_sent", {}),
 	    "cnp_interval": (N, {"reason": "interval"}), "cnp_capped": (N, {"reason": "max-rate"}),
 	    "cnp_no_route": (N, {"reason": "no-route"}),

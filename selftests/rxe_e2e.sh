@@ -22,7 +22,9 @@
 # (nothing is inferred), and works once `rocect qp add` installs managed
 # entries for its QPs. With R dropping 1% of what it forwards (netem),
 # rping, ucmatose and perftest's send, write and read with and without -R
-# complete, and no packet falls outside its PSN window.
+# complete, and no packet falls outside its PSN window. With offload on and
+# a flowtable on R, rping's and ucmatose's data flows leave the helper for
+# the flowtable and the programs complete.
 #
 #   rxe_e2e.sh [-k KVER] [-p PORT] [-o DIR] [-s SCENARIOS] [--demo]
 #
@@ -644,6 +646,47 @@ strict()
 	B "stop ibv_rc_pingpong"
 }
 
+# offload: R in strict mode with offload on and a flowtable
+# (examples/router-flowtable.nft): rping's and ucmatose's data flows come
+# without the helper, as one pair explains each (the port rxe derives from
+# the QP numbers is the one R computes), and the flowtable takes them
+# over; the programs complete. Then R goes back to the helper's ruleset.
+offload()
+{
+	local flows revoked
+
+	say "offload: R hands the data flows of its connections to a flowtable"
+	R "nft delete table inet rocect &&
+	   sed 's/\"inside\"/\"eth0\"/; s/\"outside\"/\"eth1\"/' \
+		$TOP/examples/router-flowtable.nft | nft -f - &&
+	   \$ROCECT config set offload on"
+	log_test $? "offload: router-flowtable.nft on R, offload on"
+	flows=$(R "\$ROCECT -j stats" | jq .offload_flows)
+	revoked=$(R "\$ROCECT -j stats" | jq .offload_revoked)
+	# rping in the background on A: R's flowtable is looked at while the
+	# data flows (its DREQ revokes them at the end).
+	B "rping -s -a $B4 -C 1000 >/dev/null 2>&1 & wait_listen rping"
+	A "rm -f /tmp/rping.rc; (rping -c -a $B4 -C 1000 >/dev/null 2>&1
+	   echo \$? >/tmp/rping.rc) >/dev/null 2>&1 &"
+	check "offload: rping's data flows in R's flowtable ([OFFLOAD])" \
+		busywait 120000 eval 'R "conntrack -L -p udp --dport 4791 2>/dev/null" |
+			grep -q OFFLOAD'
+	R "conntrack -L -p udp --dport 4791 2>/dev/null" >"$out/offload.conntrack"
+	check "offload: rping completes 1000 exchanges through R" \
+		A "while [ ! -s /tmp/rping.rc ]; do sleep 0.5; done
+		   exit \$(cat /tmp/rping.rc)"
+	check "offload: R admitted its data flows without the helper" \
+		test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 2))
+	check "offload: its DREQ revoked them" \
+		test "$(R "\$ROCECT -j stats" | jq .offload_revoked)" -gt "$revoked"
+	B "ucmatose -c 2 -C 500 >/dev/null 2>&1 & wait_listen ucmatose"
+	check "offload: ucmatose completes (2 connections)" \
+		A "ucmatose -s $B4 -c 2 -C 500 >/dev/null"
+	R "\$ROCECT config set offload off && nft delete table inet rocect &&
+	   nft -f <(nft_roce_ruleset)"
+	log_test $? "offload: R back to the helper's ruleset, offload off"
+}
+
 # expiry: the learned entries of the connections above age out.
 expiry()
 {
@@ -824,6 +867,10 @@ learn
 links_on_failure
 story "Strict policy: only QPs R knows may talk"
 strict
+links_on_failure
+story "Offload: the data flows of connections R tracks go through a" \
+	"flowtable, past the helper"
+offload
 links_on_failure
 expiry
 story "A lossy network: R drops 1% of the packets; retransmissions stay" \

@@ -217,6 +217,27 @@ def gid(addr):
     return int(ip)
 
 
+def fence_packet(src, dst):
+    """A MAD of another class (performance management) from @src to @dst
+    (IPv4), which every policy passes: the tests' fence behind the packets
+    under test."""
+    return roce_packet(4, src, dst, BTH(opcode=0x64, pkey=0xffff, dqpn=1),
+                       struct.pack('>II', GSI_QKEY, 1) +
+                       mad('rtu', 7, bytes(232), mgmt_class=0x04), sport=0xc0fe)
+
+
+def udp_sport(flow_label, lqpn, rqpn):
+    """The UDP source port of an RC/UC QP pair, as Linux's
+    rdma_get_udp_sport() computes it (include/rdma/ib_verbs.h)."""
+    fl = flow_label & 0xfffff
+    if not fl:
+        v = lqpn * rqpn
+        v ^= v >> 20
+        v ^= v >> 40
+        fl = v & 0xfffff
+    return ((fl & 0x3fff) ^ (fl >> 14)) | 0xc000
+
+
 def rdma_cm_service_id(port, ps=PS_TCP):
     """RDMA CM service ID 0x00000000_01PP_pppp for a port space and port."""
     return 0x01000000 | ps << 16 | port

@@ -260,6 +260,8 @@ static void fill_mad(u8 *mad, const struct cm_fields *f)
 		put_unaligned_be16(f->pkey, d + 48);
 		memset(d + 56, 0x11, 16);
 		memset(d + 72, 0x22, 16);
+		/* Flow label, then packet rate bits that must not leak in. */
+		put_unaligned_be32(0xabcdeu << 12 | 0xfff, d + 88);
 		fill_cma(d + 140, f->cma6);
 		break;
 	case ROCE_CM_REP:
@@ -358,6 +360,7 @@ static bool check_cm(const struct roce_pkt *pkt, const struct cm_fields *f)
 		EXPECT(cm->qpn == f->qpn && cm->starting_psn == f->psn);
 		EXPECT(cm->pkey == f->pkey && cm->transport == f->transport);
 		EXPECT(cm->local_gid[0] == 0x11 && cm->remote_gid[15] == 0x22);
+		EXPECT(cm->flow_label == 0xabcde);
 		break;
 	case ROCE_CM_REP:
 		EXPECT(cm->qkey == f->qkey && cm->qpn == f->qpn);
@@ -1109,6 +1112,22 @@ static void test_cm_kinds(void)
 	       named);
 }
 
+/*
+ * rdma_get_udp_sport()'s results, worked by hand from ib_verbs.h: the
+ * fold of the QP numbers' product, or of the flow label when one is set.
+ */
+static void test_udp_sport(void)
+{
+	result(roce_udp_sport(0, 0x11, 0x12) == 0xc132 &&
+	       roce_udp_sport(0, 0x12, 0x11) == 0xc132,
+	       "UDP sport of QPs 0x11, 0x12: 0xc132 from both sides");
+	result(roce_udp_sport(0xfc001, 1, 2) == 0xc03e,
+	       "UDP sport from a flow label folds its high six bits in");
+	result(roce_udp_sport(0, 0xffffff, 0xfffffe) == 0xff12 &&
+	       roce_udp_sport(0, 0x12345, 0x6789a) == 0xfa58,
+	       "UDP sport of large QP numbers folds the product's high bits");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -1131,6 +1150,7 @@ int main(void)
 	test_cm_fsm();
 	test_pair_infer();
 	test_psn_window();
+	test_udp_sport();
 	printf("1..%d\n", ntest);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

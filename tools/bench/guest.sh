@@ -16,6 +16,12 @@
 #           learn-unknown: learn on, the same packets
 #   cm      CM handshakes (REQ, REP, RTU) through the helper against the
 #           same packets as new UDP flows through plain conntrack
+#   offload one RC pair set up by a CM handshake, its data on one 5-tuple
+#           from the port its QPs give: conntrack (no helper), helper
+#           (offload off) and offload (offload on, examples/
+#           router-flowtable.nft on r); each offload run checks that the
+#           flow was [OFFLOAD] and that r's forward hook saw almost none
+#           of it. Its rounds are numbered from 101.
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
 #   100k, 1M      helper against conntrack, with that many entries
@@ -27,7 +33,7 @@ source "$(dirname "$0")/../../selftests/lib.sh"
 SECONDS_EACH=${BENCH_SECONDS:-3}
 RUNS=${BENCH_RUNS:-5}
 CM_COUNT=${BENCH_CM_COUNT:-20000}
-STAGES=${BENCH_STAGES:-1k cm cnp-interval profile 100k memory 1M}
+STAGES=${BENCH_STAGES:-1k cm offload cnp-interval profile 100k memory 1M}
 PROFILE_DIR=${ROCECT_OUTDIR:-/tmp}
 CNP_INTERVAL_US=10000
 BLAST=$BUILD/bin/roce_blast
@@ -64,7 +70,7 @@ r_plain()
 	ip netns exec "$r" nft delete table inet ctonly 2>/dev/null
 	ip netns exec "$r" nft delete table inet rocect 2>/dev/null
 	ip netns exec "$r" conntrack -F 2>/dev/null
-	R config set unknown-qp accept cnp off learn off >/dev/null
+	R config set unknown-qp accept cnp off learn off offload off >/dev/null
 }
 
 # r_conntrack: conntrack without the helper (an nft ct state rule).
@@ -99,7 +105,8 @@ blast()
 	before=$(received)
 	stats0=$(R -j stats)
 	drops0=$(softnet_drops)
-	out=$(ip netns exec "$a" "$BLAST" $ce -i veth0 -g "$RMAC" \
+	out=$(ip netns exec "$a" "$BLAST" $ce -s "${BLAST_SPORT:-0xd000}" \
+		-i veth0 -g "$RMAC" \
 		10.0.1.1 10.0.2.1 "$SECONDS_EACH" "$qpns" "${BLAST_BASE:-0x100}" 64)
 	sleep 0.5
 	got=$(($(received) - before))
@@ -221,6 +228,85 @@ stage_cm()
 		cm_run cm-helper "$round" handshake
 	done
 	R qp flush >/dev/null
+}
+
+# offload_handshake: r forgets its connections and conntracks, then a and
+# b set up the pair of the offload stage (crafted into $OFFLOAD_PKTS).
+offload_handshake()
+{
+	local ns f
+
+	R qp flush >/dev/null
+	ip netns exec "$r" conntrack -F 2>/dev/null
+	for f in a:req b:rep a:rtu; do
+		ns=${f%%:*}
+		ip netns exec "${!ns}" "$ROCE_SEND" "$OFFLOAD_PKTS/${f#*:}" ||
+			return 1
+	done
+}
+
+# r_offload: examples/router-flowtable.nft on r, offload on, and a counter
+# of RoCE in r's forward hook, which offloaded packets skip.
+r_offload()
+{
+	r_plain
+	sed 's/"inside"/"veth0"/; s/"outside"/"veth1"/' \
+		"$TOP/examples/router-flowtable.nft" | ip netns exec "$r" nft -f -
+	ip netns exec "$r" nft -f - <<-EOT
+		table inet ctonly {
+		    chain forward {
+		        type filter hook forward priority filter - 1;
+		        udp dport 4791 counter
+		    }
+		}
+	EOT
+	R config set offload on >/dev/null
+}
+
+# offload_checked ROUND: the offload run, with whether its flow was in the
+# flowtable and how many of its packets r's forward hook saw.
+offload_checked()
+{
+	local run listed forwarded
+
+	run=$(BLAST_SPORT=$OFFLOAD_SPORT blast offload "$1" 1)
+	listed=$(ip netns exec "$r" conntrack -L -p udp --sport "$OFFLOAD_SPORT" \
+		--dport 4791 2>/dev/null | grep -c OFFLOAD)
+	forwarded=$(nft_packets "$r" ctonly forward)
+	jq -cM --argjson listed "$listed" --argjson fwd "${forwarded:-0}" \
+		'. + {offloaded: ($listed > 0), forwarded: $fwd}' <<<"$run"
+}
+
+# stage_offload: what the flowtable gains a tracked connection's data.
+# a's QP 0x11 and b's QP 0x100 (roce_blast's QPN_BASE) send from the port
+# roce_pkt.udp_sport() gives them, as RDMA devices do.
+stage_offload()
+{
+	local round
+
+	OFFLOAD_PKTS=$(mktemp -d)
+	craft "$OFFLOAD_PKTS" "
+ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x11, 0x100))
+for k in ('req', 'rep', 'rtu'):
+    save(k, ex[k])
+with open(sys.argv[1] + '/sport', 'w') as f:
+    f.write('%d\\n' % roce_pkt.udp_sport(0, 0x11, 0x100))
+" 2>/dev/null || { echo "bench: offload packets not crafted" >&2; return; }
+	OFFLOAD_SPORT=$(cat "$OFFLOAD_PKTS/sport")
+	for round in $(seq 101 $((100 + RUNS))); do
+		r_conntrack
+		BLAST_SPORT=$OFFLOAD_SPORT blast conntrack "$round" 1
+		r_helper
+		offload_handshake &&
+			BLAST_SPORT=$OFFLOAD_SPORT blast helper "$round" 1
+		r_offload
+		offload_handshake && offload_checked "$round"
+		r_conntrack
+		BLAST_SPORT=$OFFLOAD_SPORT blast conntrack-end "$round" 1
+	done
+	R config set offload off >/dev/null
+	R qp flush >/dev/null
+	rm -rf "$OFFLOAD_PKTS"
 }
 
 # stage_cnp_interval: CE on every packet to 4 QPs for SECONDS: each QP
@@ -417,6 +503,7 @@ for stage in $STAGES; do
 	case $stage in
 	1k)		stage_1k ;;
 	cm)		stage_cm ;;
+	offload)	stage_offload ;;
 	cnp-interval)	stage_cnp_interval ;;
 	100k)		populate 100000
 			stage_table 100k 100000 ;;

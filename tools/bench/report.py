@@ -24,6 +24,9 @@ RATIOS = [
     ('learn on / learn off, unknown QPs', 'learn-unknown', 'unknown', None),
     ('helper / conntrack, 100k QPs', 'helper-100k', 'conntrack-100k', None),
     ('helper / conntrack, 1M QPs', 'helper-1M', 'conntrack-1M', None),
+    # The offload stage: one pair's data on one 5-tuple.
+    ('one pair: helper / conntrack', 'helper', 'conntrack', 0.95),
+    ('one pair: offload / conntrack', 'offload', 'conntrack', 1.25),
 ]
 
 
@@ -143,6 +146,24 @@ def data_path(k, runs, wall):
                     lambda h, c: h['pps'] / c['pps'] - 1)
     if values:
         ratio_line(k, 'CNP cost / forwarding cost', values, 2, '<=')
+
+
+def offload_path(k, runs):
+    """Did every offload run go through the flowtable? False if one did
+    not: its figure would be the slow path's."""
+    recs = runs.get('offload', [])
+    if not recs:
+        return True
+    bad = [r['round'] for r in recs
+           if not r.get('offloaded') or r.get('forwarded', 0) > 10]
+    k['offload_path'] = dict(runs=len(recs), not_offloaded=bad,
+                             forwarded=[r.get('forwarded') for r in recs])
+    print('  offload runs through the flowtable: %d of %d%s (forward hook '
+          'saw %s packets)' % (len(recs) - len(bad), len(recs),
+                               '' if not bad else ' FAIL, rounds %s' % bad,
+                               '/'.join(str(r.get('forwarded'))
+                                        for r in recs)))
+    return not bad
 
 
 def handshakes(k, runs):
@@ -282,6 +303,7 @@ def main():
              wire['parse_ns']['max'], wire['icrc_ns']['median'],
              wire['icrc_ns']['min'], wire['icrc_ns']['max'],
              wire['mean_bytes']))
+    ok = True
     for arg in guests:
         kver, path = arg.split('=', 1)
         runs, single = {}, {}
@@ -298,6 +320,7 @@ def main():
         print('\nkernel %s (guest under TCG, its clock %s: ratios matter, '
               'not absolutes)' % (kver, clock))
         data_path(k, runs, not icount)
+        ok = offload_path(k, runs) and ok
         handshakes(k, runs)
         if 'cnp-interval' in single:
             cnp_interval(k, single['cnp-interval'])
@@ -317,7 +340,8 @@ def main():
         report['kernels'][kver] = k
     with open(out, 'w') as f:
         json.dump(report, f, indent=2)
+    return 0 if ok else 1
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

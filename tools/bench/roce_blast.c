@@ -12,9 +12,10 @@
  * in stretches, which its slices show. -e marks every packet ECN CE. With
  * -i and -g, packets leave through a packet socket on IFACE, to the next
  * hop's MAC, instead of through the IP stack: the sender then costs less
- * than the router.
+ * than the router. -s sets the UDP source port (default 0xd000): the one
+ * an RC pair's QP numbers give, for its data to be that pair's.
  *
- *   roce_blast [-e] [-i IFACE -g MAC] SRC DST SECONDS [QPNS [QPN_BASE [PAYLOAD]]]
+ *   roce_blast [-e] [-s SPORT] [-i IFACE -g MAC] SRC DST SECONDS [QPNS [QPN_BASE [PAYLOAD]]]
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -26,11 +27,12 @@
 #define SLICE_SECONDS 0.25
 
 /* IPv4 | UDP | BTH (SEND_ONLY to @dqpn) | payload | ICRC */
-static u32 build(u8 *buf, u32 src, u32 dst, u32 dqpn, u32 payload, bool ce)
+static u32 build(u8 *buf, u32 src, u32 dst, u16 sport, u32 dqpn, u32 payload,
+		 bool ce)
 {
 	u32 len = 20 + 8 + ROCE_BTH_LEN + payload + ROCE_ICRC_LEN;
 
-	blast_ipv4_udp(buf, len, src, dst, 0xd000, ce);
+	blast_ipv4_udp(buf, len, src, dst, sport, ce);
 	buf[28] = 0x04;
 	put_unaligned_be16(0xffff, buf + 30);
 	put_unaligned_be32(dqpn & ROCE_QPN_MASK, buf + 32);
@@ -41,7 +43,7 @@ static u32 build(u8 *buf, u32 src, u32 dst, u32 dqpn, u32 payload, bool ce)
 static void print_usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-e] [-i IFACE -g MAC] SRC DST SECONDS [QPNS [QPN_BASE [PAYLOAD]]]\n",
+		"usage: %s [-e] [-s SPORT] [-i IFACE -g MAC] SRC DST SECONDS [QPNS [QPN_BASE [PAYLOAD]]]\n",
 		prog);
 }
 
@@ -57,15 +59,23 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0, slice_sent = 0;
 	double secs, t0, t, slice_t0, *slice_pps;
 	unsigned int slices = 0, max_slices;
+	unsigned long sport = 0xd000;
 	bool ce = false;
 	socklen_t tolen;
 	void *to;
 	int fd, opt;
 
-	while ((opt = getopt(argc, argv, "ei:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "es:i:g:")) != -1) {
 		switch (opt) {
 		case 'e':
 			ce = true;
+			break;
+		case 's':
+			sport = strtoul(optarg, NULL, 0);
+			if (!sport || sport > 0xffff) {
+				fprintf(stderr, "roce_blast: bad SPORT\n");
+				return 2;
+			}
 			break;
 		case 'i':
 			ifname = optarg;
@@ -97,8 +107,8 @@ int main(int argc, char **argv)
 	nvar = qpns < VARIANTS ? qpns : VARIANTS;
 	for (i = 0; i < nvar; i++) {
 		ptrs[i] = pkts[i];
-		lens[i] = build(pkts[i], src, dst, base + i * (qpns / nvar),
-				payload, ce);
+		lens[i] = build(pkts[i], src, dst, sport,
+				base + i * (qpns / nvar), payload, ce);
 	}
 	if (ifname) {
 		fd = blast_packet_socket(ifname, mac, &to_ll);

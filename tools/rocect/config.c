@@ -58,6 +58,7 @@ static const struct rd_field settings[] = {
 	RD_NAMES("check-psn", ROCECT_A_CONFIG_CHECK_PSN, bools, 2),
 	RD_FIELD("psn-window", ROCECT_A_CONFIG_PSN_WINDOW, RD_U32),
 	RD_NAMES("check-qkey", ROCECT_A_CONFIG_CHECK_QKEY, bools, 2),
+	RD_NAMES("offload", ROCECT_A_CONFIG_OFFLOAD, bools, 2),
 	RD_NAMES("cnp", ROCECT_A_CONFIG_CNP, bools, 2),
 	RD_FIELD("cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, RD_U32),
 	RD_FIELD("cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, RD_U32),

@@ -103,6 +103,8 @@ static const struct {
 	{ ROCECT_A_STATS_QP_SOURCE_FULL, "qp-source-full" },
 	{ ROCECT_A_STATS_WRONG_PSN, "wrong-psn" },
 	{ ROCECT_A_STATS_WRONG_QKEY, "wrong-qkey" },
+	{ ROCECT_A_STATS_OFFLOAD_FLOWS, "offload-flows" },
+	{ ROCECT_A_STATS_OFFLOAD_REVOKED, "offload-revoked" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -55,6 +55,14 @@ enum rocect_unknown_qp_policy {
 
 #define ROCECT_UNKNOWN_QP_MAX (__ROCECT_UNKNOWN_QP_MAX - 1)
 
+enum rocect_offload_mode {
+	ROCECT_OFFLOAD_OFF,		/* every flow keeps the helper */
+	ROCECT_OFFLOAD_ON,		/* one pair's data flow goes without */
+	__ROCECT_OFFLOAD_MAX,
+};
+
+#define ROCECT_OFFLOAD_MAX (__ROCECT_OFFLOAD_MAX - 1)
+
 enum {
 	ROCECT_A_QP_UNSPEC,
 	ROCECT_A_QP_PAD,
@@ -209,6 +217,8 @@ enum {
 	ROCECT_A_STATS_WRONG_PSN,	/* u64, data outside its PSN window */
 	ROCECT_A_STATS_WRONG_QKEY,	/* u64, UD data with another Q_Key */
 	ROCECT_A_STATS_CONG_COUNT,	/* u32, congestion records now */
+	ROCECT_A_STATS_OFFLOAD_FLOWS,	/* u64, data flows admitted without the helper */
+	ROCECT_A_STATS_OFFLOAD_REVOKED,	/* u64, of those, killed to be decided again */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -240,6 +250,7 @@ enum {
 	ROCECT_A_CONFIG_CHECK_PSN,	/* u8, 1: RC and UC PSNs in the window */
 	ROCECT_A_CONFIG_PSN_WINDOW,	/* u32, 1..8388608: PSNs either way */
 	ROCECT_A_CONFIG_CHECK_QKEY,	/* u8, 1: UD data with the QP's Q_Key */
+	ROCECT_A_CONFIG_OFFLOAD,	/* u8, enum rocect_offload_mode */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
