@@ -91,7 +91,8 @@ static long expect_left(const struct nf_conntrack_expect *exp)
  * is kept too (a one-shot one only where a one-shot one is asked for),
  * unless @flags asks for a renewal: replacing it would cost the
  * expectation lock, a timer and an RCU free for nothing on every
- * handshake between two hosts (an MPI job's thousands).
+ * handshake between two hosts (an MPI job's thousands). One made in the
+ * other offload mode does not: its flows would keep (or lack) the helper.
  */
 static bool does_the_job(const struct nf_conntrack_expect *old,
 			 const struct nf_conn *master,
@@ -99,8 +100,10 @@ static bool does_the_job(const struct nf_conntrack_expect *old,
 {
 	bool old_permanent = old->flags & NF_CT_EXPECT_PERMANENT;
 	long half = rocect_expect_policy[class].timeout * HZ / 2;
+	bool old_offload = old->expectfn == rocect_offload_child;
 
 	if (old->class != class ||
+	    old_offload != !!(flags & ROCECT_EXP_OFFLOAD) ||
 	    (!old_permanent && (flags & ROCECT_EXP_PERMANENT)))
 		return false;
 	if (old_permanent && !(flags & ROCECT_EXP_PERMANENT) &&
@@ -162,6 +165,8 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 	struct nf_conntrack_tuple tuple;
 	int err;
 
+	if (rocect_cfg(&rn->config, offload))
+		flags |= ROCECT_EXP_OFFLOAD;
 	expected_tuple(&tuple, master, src, dst, dport);
 	if (!make_room(master, &tuple, class, flags)) {
 		rocect_stats_inc(rn, ROCECT_CTR_EXPECT_KEPT);
@@ -176,7 +181,7 @@ void rocect_expect(struct rocect_net *rn, struct nf_conn *ct,
 			  IPPROTO_UDP, NULL, &dport);
 	if (flags & ROCECT_EXP_PERMANENT)
 		exp->flags |= NF_CT_EXPECT_PERMANENT;
-	if (rocect_cfg(&rn->config, offload)) {
+	if (flags & ROCECT_EXP_OFFLOAD) {
 		/* No helper: rocect_offload_child() decides flow by flow. */
 		exp->expectfn = rocect_offload_child;
 		RCU_INIT_POINTER(exp->helper, NULL);

@@ -26,10 +26,13 @@ extern const struct nf_conntrack_expect_policy
  *	out, not only the first
  * @ROCECT_EXP_RENEW: replace one of the same master and class however
  *	fresh it is: a keepalive's renewal, which must push the timeout out
+ * @ROCECT_EXP_OFFLOAD: offload mode's: rocect_offload_child() gives the
+ *	helper to the flows that need it (set by rocect_expect())
  */
 enum rocect_expect_flags {
 	ROCECT_EXP_PERMANENT	= 1 << 0,
 	ROCECT_EXP_RENEW	= 1 << 1,
+	ROCECT_EXP_OFFLOAD	= 1 << 2,
 };
 
 struct rocect_net;

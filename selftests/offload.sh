@@ -33,6 +33,7 @@ for name, a, b, qps, ids in (('c1', A, B, (0x11, 0x12), (0x1001, 0x2001)),
                              ('c4', A, B, (0x31, 0x32), (0x1004, 0x2004)),
                              ('c5', A, B, (0x41, 0x42), (0x1005, 0x2005)),
                              ('c7', A, B, (0x51, 0x52), (0x1007, 0x2007)),
+                             ('c0', A, B, (0x61, 0x62), (0x1000, 0x2000)),
                              ('c6', A6, B6, (0x21, 0x22), (0x1006, 0x2006))):
     ex = roce_pkt.cm_exchange(a, b, comm_ids=ids, qpns=qps)
     for k in ('req', 'rep', 'rtu'):
@@ -100,6 +101,9 @@ check "c1's port is 0xc132 (the unit tests' vector)" is "$P1" 49458
 check "topology: a, r, b" eval 'setup_router_topology && count_roce_input "$a" "$b"'
 check "examples/router-flowtable.nft on r" ip netns exec "$r" nft -f <(ruleset)
 check "offload off by default" is "$(on "$r" -j config | jq -r .offload)" off
+# c0, made before offload is on: its live master's permanent
+# expectations, made without offload, must not serve c1's flows.
+check "IPv4 handshake c0 (offload off)" xchg "$a" c0-req "$b" c0-rep "$a" c0-rtu
 check "unknown-qp drop, offload on" on "$r" config set unknown-qp drop offload on idle-timeout 3600
 
 check "IPv4 handshake c1 (QPs 0x11, 0x12)" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
