@@ -814,6 +814,15 @@ teardown()
 	check "B: module unloads" B "nft flush ruleset && rmmod nf_conntrack_roce"
 	check "no kernel warning on A, R or B" \
 		eval 'A dmesg_clean && R dmesg_clean && B dmesg_clean'
+	# Not a check: QEMU's stalls, each of which cost a ring of packets.
+	echo "# link-watchdog's transmit ring resets: A $(ring_resets A)," \
+		"R $(ring_resets R), B $(ring_resets B)"
+}
+
+# ring_resets GUEST: how many transmit rings tools/vm/link-watchdog reset.
+ring_resets()
+{
+	"$1" "kmsg_since_start | grep -c 'link-watchdog: .* transmit ring reset'"
 }
 
 # summary: what R counted over the whole run (--demo only).

@@ -35,6 +35,13 @@ rxe_fleet_boot()
 	vm_boot b -k "$kver" --smp 1 -n "connect:$((port + 1))" -M "$ko" \
 		-a "$FLEET_RXE_KARGS"
 	vm_up a r b || return 1
+	# QEMU sometimes stops consuming a transmit ring for good
+	# (tools/vm/link-watchdog): reset such a ring instead of losing the link.
+	local g
+	for g in A R B; do
+		"$g" "setsid $TOP/tools/vm/link-watchdog </dev/null >/dev/null 2>&1 &" ||
+			return 1
+	done
 	A "echo 'rocect-kselftest: start $test' >/dev/kmsg" &&
 		R "echo 'rocect-kselftest: start $test' >/dev/kmsg" &&
 		B "echo 'rocect-kselftest: start $test' >/dev/kmsg" &&
