@@ -45,6 +45,7 @@ usr/local/share/doc/rocect/examples/rocect-metrics@.service
 usr/local/share/doc/rocect/examples/rocect-metrics@.timer
 usr/local/share/doc/rocect/examples/router.nft
 usr/local/share/doc/rocect/examples/router-flowtable.nft
+usr/local/share/doc/rocect/examples/router-act-ct.tc
 usr/local/share/ynl/specs/rocect.yaml
 usr/local/lib/systemd/system/rocect.service
 usr/local/lib/systemd/system/rocect@.service
