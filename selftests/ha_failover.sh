@@ -29,6 +29,7 @@
 source "$(dirname "$0")/lib.sh"
 
 ksft_start conntrackd conntrack
+source "$(dirname "$0")/ha_lib.sh"
 
 A=10.0.1.1
 A2=10.0.1.2
@@ -45,6 +46,8 @@ APORT=0xd031
 BPORT=0xd052
 # Rounds 0 and 1 go through r1, 2 to 5 through r2, 6 at the end.
 ROUNDS=7
+# The QPs whose packets a and b count.
+HA_QPS=($AQP $BQP 0x77 0x99 $AQP6 $BQP6)
 
 craft_packets()
 {
@@ -84,124 +87,11 @@ save('cnp', roce_pkt.cnp_packet(4, B, A, $AQP, ip_args={'sport': $BPORT}))
 " 2>/dev/null
 }
 
-# v6 ADDR: the IPv6 twin of an IPv4 link address: 10.0.11.254 is
-# fd00:11::fe.
-v6() { local o=(${1//./ }); printf 'fd00:%s::%x' "${o[2]}" "${o[3]}"; }
-
-# link NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with a /24 on each end, and
-# their IPv6 twins in a /64.
-link()
-{
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
-		ip -n "$1" addr add "$3/24" dev "$2" &&
-		ip -n "$4" addr add "$6/24" dev "$5" &&
-		ip -n "$1" addr add "$(v6 "$3")/64" dev "$2" nodad &&
-		ip -n "$4" addr add "$(v6 "$6")/64" dev "$5" nodad &&
-		ip -n "$1" link set dev "$2" up &&
-		ip -n "$4" link set dev "$5" up
-}
-
-# conntrackd_conf N: r<N>'s conntrackd configuration: the example the
-# admin guide shows (r1's), with the sync link's addresses swapped on r2
-# and its files in $tmp.
-conntrackd_conf()
-{
-	local conf=$TOP/examples/conntrackd-roce.conf
-
-	if [ "$1" = 2 ]; then
-		sed -e '/sync link/s/10\.0\.9\.1/10.0.9.X/' \
-		    -e '/sync link/s/10\.0\.9\.2/10.0.9.1/' \
-		    -e '/sync link/s/10\.0\.9\.X/10.0.9.2/' "$conf"
-	else
-		cat "$conf"
-	fi | sed -e "s|LogFile on|LogFile $tmp/conntrackd$1.log|" \
-		 -e "s|LockFile .*|LockFile $tmp/conntrackd$1.lock|" \
-		 -e "s|Path /var/run/conntrackd.ctl|Path $tmp/conntrackd$1.ctl|"
-}
-
-setup()
-{
-	local n r q rules
-
-	tmp=$(mktemp -d)
-	setup_ns a r1 r2 b || return 1
-	link "$a" to_r1 10.0.11.1 "$r1" to_a 10.0.11.254 || return 1
-	link "$a" to_r2 10.0.12.1 "$r2" to_a 10.0.12.254 || return 1
-	link "$b" to_r1 10.0.21.1 "$r1" to_b 10.0.21.254 || return 1
-	link "$b" to_r2 10.0.22.1 "$r2" to_b 10.0.22.254 || return 1
-	link "$r1" sync0 10.0.9.1 "$r2" sync0 10.0.9.2 || return 1
-	ip -n "$a" addr add $A/32 dev lo
-	ip -n "$a" addr add $A2/32 dev lo
-	ip -n "$b" addr add $B/32 dev lo
-	ip -n "$a" addr add $A6/128 dev lo
-	ip -n "$b" addr add $B6/128 dev lo
-	ip -n "$a" route add $B via 10.0.11.254
-	ip -n "$b" route add 10.0.1.0/24 via 10.0.21.254
-	ip -n "$a" route add $B6 via fd00:11::fe
-	ip -n "$b" route add fd00:1::/64 via fd00:21::fe
-	for n in 1 2; do
-		r=r$n
-		r=${!r}
-		ip -n "$r" route add 10.0.1.0/24 via 10.0.1$n.1
-		ip -n "$r" route add 10.0.2.0/24 via 10.0.2$n.1
-		ip -n "$r" route add fd00:1::/64 via fd00:1$n::1
-		ip -n "$r" route add fd00:2::/64 via fd00:2$n::1
-		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
-		ip netns exec "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
-		# r1's flows live 10 s unrefreshed; r2's outlive the test's
-		# pauses on a slow (debug) kernel.
-		ip netns exec "$r" sysctl -qw \
-			net.netfilter.nf_conntrack_udp_timeout=$((n == 1 ? 10 : 300))
-		ip netns exec "$r" nft -f <(nft_roce_ruleset) || return 1
-		on "$r" config set unknown-qp drop || return 1
-		conntrackd_conf $n >"$tmp/conntrackd$n.conf"
-		ip netns exec "$r" conntrackd -d -C "$tmp/conntrackd$n.conf" ||
-			return 1
-	done
-	# a and b count what reaches them, and consume it as an RNIC would.
-	rules=('udp dport 4791 @th,64,8 0x81 counter drop comment "cnp"')
-	for q in $AQP $BQP 0x77 0x99 $AQP6 $BQP6; do
-		rules+=("udp dport 4791 @th,104,24 $q counter drop comment \"$q\"")
-	done
-	for n in a b; do
-		count_input "${!n}" "${rules[@]}" || return 1
-	done
-}
-
-cleanup_extra()
-{
-	local n
-
-	for n in 1 2; do
-		[ -S "$tmp/conntrackd$n.ctl" ] &&
-			conntrackd -C "$tmp/conntrackd$n.conf" -k 2>/dev/null
-	done
-}
-
-# got NS QP: packets to QP (or "cnp": CNPs) that reached NS.
-got() { nft_packets "$1" cnt in "comment \"$2\""; }
-# The entries of NS, one "src dst dqpn sqpn origin" line each, sorted.
-entries()
-{
-	on "$1" -j qp show |
-		jq -r '.[] | "\(.src) \(.dst) \(.dqpn) \(.sqpn) \(.origin)"' | sort
-}
 # pair ORIGIN: the entries of the two QP pairs, IPv4 and IPv6.
 pair() {
 	printf '%s\n' "$A $B $((BQP)) $((AQP)) $1" "$B $A $((AQP)) $((BQP)) $1" \
 		"$A6 $B6 $((BQP6)) $((AQP6)) $1" "$B6 $A6 $((AQP6)) $((BQP6)) $1" |
 		sort
-}
-# cached ct|expect: RoCE conntracks or expectations in r2's conntrackd's
-# external cache.
-cached() {
-	ip netns exec "$r2" conntrackd -C "$tmp/conntrackd2.conf" -e "$1" |
-		grep -c 'dport=4791'
-}
-# Conntracks of the RoCE flows in NS that carry helper roce.
-roce_cts() {
-	ip netns exec "$1" conntrack -L -p udp --dport 4791 2>/dev/null |
-		grep -c 'helper=roce'
 }
 round() { send "$a" "req$1" && send "$b" "ack$1"; }
 
