@@ -315,28 +315,14 @@ void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 					&todo.passive, !todo.sidr);
 }
 
-/**
- * rocect_cm_data() - what a data packet tells about its connection
- * @rn: the namespace's state
- * @ct: the packet's conntrack
- * @qp: the packet's learned entry
- * @pkt: the packet
- *
- * Data to the passive side's QP while the RTU is missing establishes the
- * connection (as COMM_EST does in the receiving host). A UD client's first
- * packet with the service's Q_Key names its QP in the DETH: the server's
- * replies get their entry.
- * Data of an established connection keeps its CM conntrack and its
- * expectations alive, however long the CM is quiet.
- *
- * Context: the helper callback; cheap unless one of those applies.
- */
-void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
-		    struct rocect_qp *qp, const struct roce_pkt *pkt)
+/* rocect_cm_data()'s work, for the packets its inline part lets through. */
+void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
+			 struct rocect_qp *qp, const struct roce_pkt *pkt)
 {
 	struct rocect_conn *conn = rocect_qp_conn(qp);
 	struct rocect_events events;
 	enum roce_cm_state next;
+	u32 now, kept;
 
 	if (qp->dir != 0)
 		return;
@@ -360,7 +346,14 @@ void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
 		}
 		rocect_net_unlock(rn, &events);
 	}
-	if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
-		rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,
-					&conn->qp[0].key.daddr, !conn->sidr);
+	if (READ_ONCE(conn->state) != ROCE_CS_ESTABLISHED)
+		return;
+	/* Once a second (rocect_cm_data() says why). */
+	now = jiffies;
+	kept = READ_ONCE(conn->kept);
+	if (kept && now - kept < HZ)
+		return;
+	WRITE_ONCE(conn->kept, now ?: 1);
+	rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,
+				&conn->qp[0].key.daddr, !conn->sidr);
 }

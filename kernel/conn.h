@@ -45,6 +45,7 @@ struct rocect_conn_key {
  * @state: &enum roce_cm_state
  * @sidr: UD service resolution
  * @cma_match: the RDMA CM private-data addresses are the IP addresses
+ * @indexed: in &rocect_conn_table.ports (offload.c)
  * @created: jiffies of the REQ
  * @changed: jiffies of the last state change
  * @seen: jiffies of the last CM message
@@ -52,8 +53,8 @@ struct rocect_conn_key {
  *	from the REQ's flow label, or at REP from the QP numbers; 0 until
  *	known, %ROCECT_DATA_SPORT_NONE for a transport offload leaves alone
  * @data_dport: the UDP destination port of the connection's flows
- * @indexed: in &rocect_conn_table.ports (offload.c)
- * @port_node: there
+ * @kept: jiffies of the keepalive's last pass (rocect_cm_data()), 0 before
+ * @port_node: in &rocect_conn_table.ports while @indexed
  * @evictable: in &rocect_conn_table.half_open while in REQ or REP, in
  *	&rocect_conn_table.finished once refused or torn down
  * @rcu: deferred free, once off those lists
@@ -76,12 +77,13 @@ struct rocect_conn {
 	u8 state;
 	u8 sidr;
 	u8 cma_match;
+	u8 indexed;
 	u32 created;
 	u32 changed;
 	u32 seen;
 	u16 data_sport;
 	__be16 data_dport;
-	u8 indexed;
+	u32 kept;
 	struct rhlist_head port_node;
 	/* Never both: a connection leaves the list before it is freed. */
 	union {
