@@ -31,11 +31,6 @@ source "$(dirname "$0")/lib.sh"
 ksft_start conntrackd conntrack
 source "$(dirname "$0")/ha_lib.sh"
 
-A=10.0.1.1
-A2=10.0.1.2
-B=10.0.2.1
-A6=fd00:1::1
-B6=fd00:2::1
 # a's and b's QPs, and the UDP source ports their data flows use.
 AQP=0x31
 BQP=0x52

@@ -8,10 +8,16 @@
 #   a ---+              | sync link 10.0.9.0/24          +--- b
 #        +-- r2 (helper, unknown-qp drop, conntrackd) --+
 #
-# a is $A, $A2 and $A6, b $B and $B6 (on their loopbacks), each with a link
-# to both firewalls; their routes to each other go through r1 first.
+# a is $A, $A2 and $A6, b $B and $B6 (below; on their loopbacks), each with
+# a link to both firewalls; their routes to each other go through r1 first.
 # setup() loads "$HA_RULESET NS" (nft_roce_ruleset unless set) on r1 and
 # r2 and counts, on a and b, the packets to each QP of HA_QPS and CNPs.
+
+A=10.0.1.1
+A2=10.0.1.2
+B=10.0.2.1
+A6=fd00:1::1
+B6=fd00:2::1
 
 # v6 ADDR: the IPv6 twin of an IPv4 link address: 10.0.11.254 is
 # fd00:11::fe.

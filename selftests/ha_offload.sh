@@ -20,11 +20,6 @@ source "$(dirname "$0")/lib.sh"
 ksft_start conntrackd conntrack
 source "$(dirname "$0")/ha_lib.sh"
 
-A=10.0.1.1
-A2=10.0.1.2
-B=10.0.2.1
-A6=fd00:1::1
-B6=fd00:2::1
 AQP=0x31
 BQP=0x52
 AQP6=0x131
@@ -72,13 +67,6 @@ offload_ruleset()
 }
 HA_RULESET=offload_ruleset
 
-# flows NS FAMILY SPORT WHAT: r's data conntracks from SPORT in NS that
-# show WHAT ("OFFLOAD" or "helper=roce").
-flows()
-{
-	ip netns exec "$1" conntrack -L -f "$2" -p udp --sport "$3" --dport 4791 \
-		2>/dev/null | grep -c "$4"
-}
 round() { send "$a" "req$1" && send "$b" "ack$1"; }
 delivered() { echo "$(got "$b" $BQP) $(got "$a" $AQP) $(got "$b" $BQP6) $(got "$a" $AQP6)"; }
 
@@ -96,9 +84,9 @@ for n in 0 1; do
 done
 check "... all reached" is "$(delivered)" "2 2 2 2"
 check "... r1 admitted the four data flows without the helper" \
-	is "$(stat_json "$r1" offload-flows) $(flows "$r1" ipv4 "$P" helper=roce) $(flows "$r1" ipv6 "$P6" helper=roce)" "4 0 0"
+	is "$(stat_json "$r1" offload-flows) $(helped "$r1" ipv4 "$P") $(helped "$r1" ipv6 "$P6")" "4 0 0"
 check "... its flowtable holds them" \
-	is "$(flows "$r1" ipv4 "$P" OFFLOAD) $(flows "$r1" ipv6 "$P6" OFFLOAD)" "2 2"
+	is "$(offloaded "$r1" ipv4 "$P") $(offloaded "$r1" ipv6 "$P6")" "2 2"
 # The REQs' flows (the masters) and the four data flows.
 check "r2's conntrackd holds r1's RoCE conntracks" \
 	busywait 20000 eval '[ "$(cached ct)" -ge 6 ]'
@@ -121,7 +109,7 @@ for n in 2 3 4; do
 done
 check "... no packet lost" is "$(delivered)" "5 5 5 5"
 check "... r2's flowtable holds the flows" \
-	is "$(flows "$r2" ipv4 "$P" OFFLOAD) $(flows "$r2" ipv6 "$P6" OFFLOAD)" "2 2"
+	is "$(offloaded "$r2" ipv4 "$P") $(offloaded "$r2" ipv6 "$P6")" "2 2"
 check "... r2 dropped nothing, and knows no entry" \
 	is "$(stat_json "$r2" unknown-qp-dropped) $(on "$r2" -j qp show | jq length)" "0 0"
 check "another QP on an adopted offloaded flow passes (documented)" \

@@ -352,6 +352,21 @@ count_roce_input()
 	done
 }
 
+# offloaded NS FAMILY SPORT: how many of NS's conntracks of RoCE data flows
+# from SPORT are in a flowtable (nft's or act_ct's).
+offloaded()
+{
+	ip netns exec "$1" conntrack -L -f "$2" -p udp --sport "$3" --dport 4791 \
+		2>/dev/null | grep -c OFFLOAD
+}
+
+# helped NS FAMILY SPORT: how many of them have the helper.
+helped()
+{
+	ip netns exec "$1" conntrack -L -f "$2" -p udp --sport "$3" --dport 4791 \
+		2>/dev/null | grep -c 'helper=roce'
+}
+
 # xchg NS NAME [NS NAME]...: replay packets, each from its namespace.
 xchg()
 {

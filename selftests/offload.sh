@@ -60,21 +60,6 @@ with open(sys.argv[1] + '/ports', 'w') as f:
 " 2>/dev/null
 }
 
-# offloaded FAMILY SPORT: 1 if r's conntrack of that data flow is in the
-# flowtable, else 0.
-offloaded()
-{
-	ip netns exec "$r" conntrack -L -f "$1" -p udp --sport "$2" --dport 4791 \
-		2>/dev/null | grep -c OFFLOAD
-}
-
-# helped FAMILY SPORT: 1 if that data flow's conntrack has the helper.
-helped()
-{
-	ip netns exec "$r" conntrack -L -f "$1" -p udp --sport "$2" --dport 4791 \
-		2>/dev/null | grep -c 'helper=roce'
-}
-
 # forwarded: packets of port $P1's flow that r's forward hook saw.
 forwarded() { nft_packets "$r" watch_p1 forward; }
 
@@ -112,7 +97,7 @@ check "unknown-qp drop, offload on" on "$r" config set unknown-qp drop offload o
 check "IPv4 handshake c1 (QPs 0x11, 0x12)" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
 check "c1's data, 20 packets: all reach b" is "$(sent "$a" ab1 b offload-flows wrong-sport)" "20 1 0"
 check "... its flow is offloaded, without the helper" \
-	is "$(offloaded ipv4 "$P1") $(helped ipv4 "$P1")" "1 0"
+	is "$(offloaded "$r" ipv4 "$P1") $(helped "$r" ipv4 "$P1")" "1 0"
 check "... r's forward hook saw 2 of its packets, not 20" is "$(forwarded)" 2
 check "... the entry is bound to the port the pair's QPs give" \
 	is "$(on "$r" -j qp show dqpn 0x12 | jq '.[0].sport')" "$P1"
@@ -128,34 +113,34 @@ check "... revoked c1's offloaded flow" is "$(stat_json "$r" offload-revoked)" 1
 check "... the next packets are inspected: the unknown QP dropped" \
 	is "$(sent "$a" ab1-x b unknown-qp-dropped offload-flows)" "0 5 0"
 check "... c1's own data still passes, with the helper, not offloaded" \
-	is "$(sent "$a" ab1 b unknown-qp-dropped) $(offloaded ipv4 "$P1") $(helped ipv4 "$P1")" "20 0 0 1"
+	is "$(sent "$a" ab1 b unknown-qp-dropped) $(offloaded "$r" ipv4 "$P1") $(helped "$r" ipv4 "$P1")" "20 0 0 1"
 
 # qp del of an offloaded pair's entry.
 check "IPv4 handshake c4" xchg "$a" c4-req "$b" c4-rep "$a" c4-rtu
 check "c4's data offloaded" \
-	is "$(sent "$a" ab4 b offload-flows) $(offloaded ipv4 "$P4")" "20 1 1"
+	is "$(sent "$a" ab4 b offload-flows) $(offloaded "$r" ipv4 "$P4")" "20 1 1"
 check "qp del of c4's entry" on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x32
-check "... revoked the flow" is "$(offloaded ipv4 "$P4") $(stat_json "$r" offload-revoked)" "0 2"
+check "... revoked the flow" is "$(offloaded "$r" ipv4 "$P4") $(stat_json "$r" offload-revoked)" "0 2"
 check "... the next packets are inspected and dropped" \
 	is "$(sent "$a" ab4 b unknown-qp-dropped)" "0 20"
 
 # IPv6, revoked by a DREQ.
 check "IPv6 handshake c6" xchg "$a" c6-req "$b" c6-rep "$a" c6-rtu
 check "c6's data offloaded" \
-	is "$(sent "$a" ab6 b offload-flows) $(offloaded ipv6 "$P6")" "20 1 1"
+	is "$(sent "$a" ab6 b offload-flows) $(offloaded "$r" ipv6 "$P6")" "20 1 1"
 check "on: an unknown QP on it passes" is "$(sent "$a" ab6-x b unknown-qp-dropped)" "5 0"
 check "DREQ a -> b" send "$a" c6-dreq
-check "... revoked the flow" is "$(offloaded ipv6 "$P6") $(stat_json "$r" offload-revoked)" "0 3"
+check "... revoked the flow" is "$(offloaded "$r" ipv6 "$P6") $(stat_json "$r" offload-revoked)" "0 3"
 check "... the unknown QP is dropped again" \
 	is "$(sent "$a" ab6-x b unknown-qp-dropped)" "0 5"
 
 # A change of settings revokes every offloaded flow.
 check "IPv4 handshake c5" xchg "$a" c5-req "$b" c5-rep "$a" c5-rtu
 check "c5's data offloaded" \
-	is "$(sent "$a" ab5 b offload-flows) $(offloaded ipv4 "$P5")" "20 1 1"
+	is "$(sent "$a" ab5 b offload-flows) $(offloaded "$r" ipv4 "$P5")" "20 1 1"
 check "offload off" on "$r" config set offload off
 check "... revoked it: the unknown QP is dropped" \
-	is "$(offloaded ipv4 "$P5") $(sent "$a" ab5-x b unknown-qp-dropped)" "0 0 5"
+	is "$(offloaded "$r" ipv4 "$P5") $(sent "$a" ab5-x b unknown-qp-dropped)" "0 0 5"
 
 # Aging: the helper sees no packet of an offloaded flow, yet its entries
 # stay while the flowtable holds it (idle-timeout 5 s, 12 s of silence).
@@ -166,10 +151,10 @@ snap
 check "IPv4 handshake c7, its data at once" \
 	eval 'xchg "$a" c7-req "$b" c7-rep "$a" c7-rtu "$a" ab7 && fence b'
 check "... all reached b (REQ, RTU, 20 data), the flow offloaded" \
-	is "$(got b) $(grew offload-flows) $(offloaded ipv4 "$P7")" "22 1 1"
+	is "$(got b) $(grew offload-flows) $(offloaded "$r" ipv4 "$P7")" "22 1 1"
 sleep 12
 check "12 s later: c7's entries are there, its flow still offloaded" \
-	is "$(on "$r" -j qp show src 10.0.1.1 dst 10.0.2.1 dqpn 0x52 | jq length) $(offloaded ipv4 "$P7")" "1 1"
+	is "$(on "$r" -j qp show src 10.0.1.1 dst 10.0.2.1 dqpn 0x52 | jq length) $(offloaded "$r" ipv4 "$P7")" "1 1"
 check "... and c5's, never offloaded again, are gone" \
 	is "$(on "$r" -j qp show src 10.0.1.1 dst 10.0.2.1 dqpn 0x42 | jq length)" 0
 

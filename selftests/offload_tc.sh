@@ -50,21 +50,6 @@ with open(sys.argv[1] + '/ports', 'w') as f:
 " 2>/dev/null
 }
 
-# offloaded FAMILY SPORT: 1 if r's conntrack of that data flow is in a
-# flowtable (here act_ct's), else 0.
-offloaded()
-{
-	ip netns exec "$r" conntrack -L -f "$1" -p udp --sport "$2" --dport 4791 \
-		2>/dev/null | grep -c OFFLOAD
-}
-
-# helped FAMILY SPORT: 1 if that data flow's conntrack has the helper.
-helped()
-{
-	ip netns exec "$r" conntrack -L -f "$1" -p udp --sport "$2" --dport 4791 \
-		2>/dev/null | grep -c 'helper=roce'
-}
-
 # ruleset: router-flowtable.nft's rules without its flowtable, with this
 # topology's interface names.
 ruleset()
@@ -94,29 +79,29 @@ check "unknown-qp drop, offload on" on "$r" config set unknown-qp drop offload o
 check "IPv4 handshake t1 (QPs 0x11, 0x12)" xchg "$a" t1-req "$b" t1-rep "$a" t1-rtu
 check "t1's data, 20 packets: all reach b" is "$(sent "$a" ab1 b offload-flows)" "20 1"
 check "... its flow is in act_ct's flowtable, without the helper" \
-	is "$(offloaded ipv4 "$P1") $(helped ipv4 "$P1")" "1 0"
+	is "$(offloaded "$r" ipv4 "$P1") $(helped "$r" ipv4 "$P1")" "1 0"
 check "on: an unknown QP on the offloaded flow passes (documented)" \
 	is "$(sent "$a" ab1-x b unknown-qp-dropped)" "5 0"
 check "a's data to t1's QP from another port: inspected, dropped" \
 	is "$(sent "$a" ab1-port b wrong-sport offload-flows)" "0 5 0"
 check "qp del of t1's entry" on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x12
-check "... revoked the flow" is "$(offloaded ipv4 "$P1") $(stat_json "$r" offload-revoked)" "0 1"
+check "... revoked the flow" is "$(offloaded "$r" ipv4 "$P1") $(stat_json "$r" offload-revoked)" "0 1"
 check "... the next packets are inspected and dropped" \
 	is "$(sent "$a" ab1 b unknown-qp-dropped)" "0 20"
 
 check "IPv4 handshake t2, its data offloaded" eval \
 	'xchg "$a" t2-req "$b" t2-rep "$a" t2-rtu &&
-	 is "$(sent "$a" ab2 b offload-flows) $(offloaded ipv4 "$P2")" "20 1 1"'
+	 is "$(sent "$a" ab2 b offload-flows) $(offloaded "$r" ipv4 "$P2")" "20 1 1"'
 check "DREQ a -> b revokes it" eval \
-	'send "$a" t2-dreq && is "$(offloaded ipv4 "$P2") $(stat_json "$r" offload-revoked)" "0 2"'
+	'send "$a" t2-dreq && is "$(offloaded "$r" ipv4 "$P2") $(stat_json "$r" offload-revoked)" "0 2"'
 check "... the unknown QP is dropped again" is "$(sent "$a" ab2-x b unknown-qp-dropped)" "0 5"
 
 check "IPv6 handshake t6" xchg "$a" t6-req "$b" t6-rep "$a" t6-rtu
 check "t6's data offloaded by act_ct" \
-	is "$(sent "$a" ab6 b offload-flows) $(offloaded ipv6 "$P6") $(helped ipv6 "$P6")" "20 1 1 0"
+	is "$(sent "$a" ab6 b offload-flows) $(offloaded "$r" ipv6 "$P6") $(helped "$r" ipv6 "$P6")" "20 1 1 0"
 check "offload off revokes it: the unknown QP is dropped" eval \
 	'on "$r" config set offload off &&
-	 is "$(offloaded ipv6 "$P6") $(sent "$a" ab6-x b unknown-qp-dropped)" "0 0 5"'
+	 is "$(offloaded "$r" ipv6 "$P6") $(sent "$a" ab6-x b unknown-qp-dropped)" "0 0 5"'
 
 check "tc and nft rules removed" eval \
 	'ip netns exec "$r" tc qdisc del dev veth0 clsact &&
