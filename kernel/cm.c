@@ -354,6 +354,8 @@ void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 	if (kept && now - kept < HZ)
 		return;
 	WRITE_ONCE(conn->kept, now ?: 1);
-	rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,
-				&conn->qp[0].key.daddr, !conn->sidr);
+	/* The guard's packets have none: the collector keeps theirs. */
+	if (ct)
+		rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,
+					&conn->qp[0].key.daddr, !conn->sidr);
 }

@@ -17,7 +17,7 @@ void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 /**
  * rocect_cm_data() - what a data packet tells about its connection
  * @rn: the namespace's state
- * @ct: the packet's conntrack
+ * @ct: the packet's conntrack, or NULL for the guard's (guard.c)
  * @qp: the packet's learned entry
  * @pkt: the packet
  *

@@ -453,7 +453,8 @@ void rocect_conn_expire(struct rocect_net *rn)
 	rocect_walk_enter(&w, &rn->conns.ht, NULL);
 	rocect_walk_start(&w);
 	while ((conn = rocect_walk_next(&w))) {
-		if (READ_ONCE(conn->indexed))
+		/* The lock's writers change the byte whole. */
+		if (data_race((u8)conn->indexed))
 			rocect_offload_age(rn, conn);
 		if (!time_before(jiffies, conn_deadline(rn, conn))) {
 			rocect_net_lock(rn, &ev);

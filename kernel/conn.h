@@ -54,6 +54,8 @@ struct rocect_conn_key {
  *	known, %ROCECT_DATA_SPORT_NONE for a transport offload leaves alone
  * @data_dport: the UDP destination port of the connection's flows
  * @kept: jiffies of the keepalive's last pass (rocect_cm_data()), 0 before
+ * @bare: per direction, its data flow's last conntrack was admitted
+ *	without the helper (offload.c), so the guard checks it (guard.c)
  * @port_node: in &rocect_conn_table.ports while @indexed
  * @evictable: in &rocect_conn_table.half_open while in REQ or REP, in
  *	&rocect_conn_table.finished once refused or torn down
@@ -75,9 +77,11 @@ struct rocect_conn {
 	u16 reason;
 	u16 cma_sport;
 	u8 state;
-	u8 sidr;
-	u8 cma_match;
-	u8 indexed;
+	/* One byte: written under &rocect_net.lock, or before publication. */
+	u8 sidr:1;
+	u8 cma_match:1;
+	u8 indexed:1;
+	u8 bare[2];
 	u32 created;
 	u32 changed;
 	u32 seen;

@@ -31,16 +31,26 @@
 #include "rpcheck.h"
 #include "wire.h"
 
-/*
- * Bytes copied for parsing: enough for an IPv4 header with options, UDP,
- * BTH, DETH, a whole MAD and the ICRC. Data payloads beyond this are never
- * needed; IPv6 packets whose extension headers push the MAD past it are
- * counted as "capture".
- */
-#define CAPTURE_LEN	384
+#define CAPTURE_LEN	ROCECT_CAPTURE_LEN
 
 static struct nf_conntrack_helper helpers[ROCECT_MAX_PORTS * 2];
 static unsigned int nr_helpers;
+
+/**
+ * rocect_helper_port() - is @port one the helper is registered on?
+ * @port: a UDP destination port
+ *
+ * Return: true if so.
+ */
+bool rocect_helper_port(__be16 port)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_helpers; i += 2)
+		if (helpers[i].tuple.src.u.udp.port == port)
+			return true;
+	return false;
+}
 
 /* Does the namespace drop what it cannot vouch for? */
 static bool strict(const struct rocect_net *rn)
@@ -49,16 +59,28 @@ static bool strict(const struct rocect_net *rn)
 }
 
 /*
- * Drop a packet, counted under @ctr. The log line is rate limited: a flood
- * must not turn into a printk storm from softirq.
+ * Log why a packet is dropped: through the helper's logger for a packet
+ * of its conntrack, else (the guard's, guard.c) with the interface. Rate
+ * limited: a flood must not turn into a printk storm from softirq.
  */
+static void log_drop(const struct sk_buff *skb, const struct nf_conn *ct,
+		     const char *why)
+{
+	if (!net_ratelimit())
+		return;
+	if (ct)
+		nf_ct_helper_log((struct sk_buff *)skb, ct, "%s", why);
+	else
+		pr_info("guard: %s on %s\n", why, skb->dev->name);
+}
+
+/* Drop a packet, counted under @ctr. */
 static int drop_counted(struct rocect_net *rn, struct sk_buff *skb,
 			const struct nf_conn *ct, enum rocect_counter ctr,
 			const char *why)
 {
 	rocect_stats_inc(rn, ctr);
-	if (net_ratelimit())
-		nf_ct_helper_log(skb, ct, "%s", why);
+	log_drop(skb, ct, why);
 	return NF_DROP;
 }
 
@@ -72,12 +94,17 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	return drop_counted(rn, skb, ct, ctr, why);
 }
 
-static inline void qp_key_of(struct rocect_qp_key *key,
-			     const struct nf_conn *ct,
-			     const struct roce_pkt *pkt)
+/**
+ * rocect_qp_key_of() - the key of the entry a packet's QP would have
+ * @key: filled in
+ * @zone: the conntrack zone the packet is in
+ * @pkt: the packet's parse
+ */
+void rocect_qp_key_of(struct rocect_qp_key *key, u16 zone,
+		      const struct roce_pkt *pkt)
 {
 	key->dqpn = roce_bth_dest_qp(&pkt->bth);
-	key->zone = nf_ct_zone(ct)->id;
+	key->zone = zone;
 	key->family = pkt->family;
 	key->pad = 0;
 	BUILD_BUG_ON(sizeof(key->saddr) != 16);
@@ -359,23 +386,33 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 	rocect_stats_inc(rn, ctr);
 	if (!strict(rn))
 		return NF_ACCEPT;
-	if (net_ratelimit())
-		nf_ct_helper_log(skb, ct, "%s",
-				 ctr == ROCECT_CTR_WRONG_IFACE ?
-				 "QP data from another interface" :
-				 ctr == ROCECT_CTR_WRONG_SPORT ?
-				 "QP data from another UDP port" :
-				 ctr == ROCECT_CTR_WRONG_PSN ?
-				 "QP data outside its PSN window" :
-				 ctr == ROCECT_CTR_WRONG_QKEY ?
-				 "UD data with another Q_Key" :
-				 "CNP not from its peer's interface");
+	log_drop(skb, ct, ctr == ROCECT_CTR_WRONG_IFACE ?
+		 "QP data from another interface" :
+		 ctr == ROCECT_CTR_WRONG_SPORT ?
+		 "QP data from another UDP port" :
+		 ctr == ROCECT_CTR_WRONG_PSN ?
+		 "QP data outside its PSN window" :
+		 ctr == ROCECT_CTR_WRONG_QKEY ?
+		 "UD data with another Q_Key" :
+		 "CNP not from its peer's interface");
 	return NF_DROP;
 }
 
-/*
- * The verdict on a data packet, and what it does to its entry, from the
- * entry of its (zone, addresses, QP):
+/**
+ * rocect_data_verdict() - the verdict on a data packet, and what it does
+ *	to its entry
+ * @rn: the namespace's state
+ * @skb: the packet
+ * @ct: its conntrack; NULL for the guard's packets (guard.c), which no
+ *	adopted flow vouches for
+ * @ctinfo: the packet's direction in @ct
+ * @key: the key of its QP's entry (rocect_qp_key_of())
+ * @qp: that entry as rocect_qp_find() found it, or NULL
+ * @ip: the packet's bytes from its IP header, @caplen of them
+ * @caplen: how many
+ * @pkt: its parse
+ *
+ * From the entry of its (zone, addresses, QP):
  * - an entry admits its sender's packets (check_data(); one that fails is
  *   not the sender's: not_the_sender()), counts them and earns their
  *   sender a CNP for a CE mark; a learned one's connection hears of them
@@ -391,18 +428,15 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
  *   decides. Traffic no checked entry explains is learnt from, in drop
  *   mode only that of adopted flows (no response could follow the rest).
  */
-static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
+int rocect_data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+			const struct rocect_qp_key *key, struct rocect_qp *qp,
 			const u8 *ip, u32 caplen, const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
 	struct data_binding b = { .iif = ROCECT_IIF_UNBOUND };
 	bool inferred, admitted, checked, vouched = false, drop = strict(rn);
 	enum rocect_counter wrong;
-	struct rocect_qp *qp;
 
-	qp_key_of(&key, ct, pkt);
-	qp = rocect_qp_find(rn, &key);
 	inferred = qp && rocect_qp_origin(qp) == ROCECT_ORIGIN_INFERRED;
 	admitted = qp && !(inferred && drop);
 	checked = admitted && (!inferred || rocect_qp_inferred_from(qp) == pkt->class);
@@ -415,14 +449,14 @@ static int data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(rn, skb, checked ? qp : NULL, pkt);
-	if (!admitted && drop)
+	if (!admitted && drop && ct)
 		vouched = rocect_flow_adopted(rn, skb, ct, ctinfo, pkt);
 	if (qp && (admitted || vouched))
 		rocect_qp_account(qp, pkt->len);
 	if (checked && rocect_qp_origin(qp) == ROCECT_ORIGIN_LEARNED)
 		rocect_cm_data(rn, ct, qp, pkt);
 	if (vouched || (!checked && !drop && rocect_cfg(&rn->config, learn)))
-		rocect_learn_packet(rn, &key, pkt, vouched);
+		rocect_learn_packet(rn, key, pkt, vouched);
 	/* The mode read once: a change meanwhile applies to the next. */
 	if (admitted || vouched || !drop)
 		return NF_ACCEPT;
@@ -457,12 +491,12 @@ static bool cnp_from_peer(struct rocect_net *rn, const struct sk_buff *skb,
  */
 static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		       const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-		       const struct roce_pkt *pkt)
+		       u16 zone, const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key __uninitialized;	/* qp_key_of() fills it */
+	struct rocect_qp_key key __uninitialized;	/* filled at once */
 	struct rocect_qp *qp;
 
-	qp_key_of(&key, ct, pkt);
+	rocect_qp_key_of(&key, zone, pkt);
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && rocect_qp_origin(qp) != ROCECT_ORIGIN_INFERRED) {
 		if (!cnp_from_peer(rn, skb, READ_ONCE(qp->iif), pkt))
@@ -471,7 +505,7 @@ static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	}
 	if (!strict(rn))
 		return NF_ACCEPT;
-	if (rocect_flow_bound(ct, ctinfo, key.dqpn)) {
+	if (ct && rocect_flow_bound(ct, ctinfo, key.dqpn)) {
 		if (!cnp_from_peer(rn, skb, ROCECT_IIF_UNBOUND, pkt))
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
@@ -503,6 +537,74 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	return NF_ACCEPT;
 }
 
+/**
+ * rocect_packet_verdict() - the verdict on a RoCE packet other than a CM MAD
+ * @rn: the namespace's state
+ * @skb: the packet
+ * @ct: its conntrack, or NULL for the guard's packets (guard.c)
+ * @ctinfo: the packet's direction in @ct
+ * @zone: the conntrack zone of the packet
+ * @ip: the packet's bytes from its IP header, @caplen of them
+ * @caplen: how many
+ * @pkt: its parse
+ *
+ * Context: under rcu_read_lock(), in softirq or with BHs off.
+ * Return: %NF_ACCEPT or %NF_DROP.
+ */
+int rocect_packet_verdict(struct rocect_net *rn, struct sk_buff *skb,
+			  struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+			  u16 zone, const u8 *ip, u32 caplen,
+			  const struct roce_pkt *pkt)
+{
+	struct rocect_qp_key key __uninitialized;	/* filled at once */
+
+	switch (pkt->class) {
+	case ROCE_CLASS_GSI_OTHER:
+		return NF_ACCEPT;
+	case ROCE_CLASS_CNP:
+		return cnp_verdict(rn, skb, ct, ctinfo, zone, pkt);
+	case ROCE_CLASS_MALFORMED:
+		/*
+		 * Not UDP on a UDP conntrack: an ICMP error about one of the
+		 * flow's packets, which conntrack relates to it. It is no
+		 * RoCE to vouch for, and path MTU discovery needs it.
+		 */
+		if (pkt->malformed == ROCE_MAL_NOT_UDP &&
+		    (ctinfo == IP_CT_RELATED || ctinfo == IP_CT_RELATED_REPLY))
+			return NF_ACCEPT;
+		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
+				      roce_malformed_name(pkt->malformed));
+	case ROCE_CLASS_UNKNOWN_OPCODE:
+		return policy_verdict(rn, skb, ct,
+				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
+				      "reserved opcode");
+	default:
+		rocect_qp_key_of(&key, zone, pkt);
+		return rocect_data_verdict(rn, skb, ct, ctinfo, &key,
+					   rocect_qp_find(rn, &key), ip, caplen,
+					   pkt);
+	}
+}
+
+/**
+ * rocect_gso_verdict() - the verdict on a GRO super-packet
+ * @rn: the namespace's state
+ * @skb: the packet, skb_is_gso()
+ * @ct: its conntrack, or NULL for the guard's packets
+ *
+ * It carries one BTH per segment, but only the first is in sight: strict
+ * mode cannot vouch for the others.
+ *
+ * Return: %NF_ACCEPT to go on with its first segment, or %NF_DROP.
+ */
+int rocect_gso_verdict(struct rocect_net *rn, struct sk_buff *skb,
+		       const struct nf_conn *ct)
+{
+	rocect_stats_inc(rn, ROCECT_CTR_GSO);
+	return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_GSO,
+			      "GRO super-packet");
+}
+
 static int roce_help(struct sk_buff *skb, unsigned int protoff,
 		     struct nf_conn *ct, enum ip_conntrack_info ctinfo)
 {
@@ -523,47 +625,19 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 
 	rocect_flow_note(rn, ct, priv);
 	rocect_expect_hold(rn, ct, priv);
-	/*
-	 * A GRO super-packet carries one BTH per segment, but only the first
-	 * is in sight here: strict mode cannot vouch for the others.
-	 */
-	if (unlikely(skb_is_gso(skb))) {
-		rocect_stats_inc(rn, ROCECT_CTR_GSO);
-		if (strict(rn))
-			return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_GSO,
-					      "GRO super-packet");
-	}
+	if (unlikely(skb_is_gso(skb)) &&
+	    rocect_gso_verdict(rn, skb, ct) == NF_DROP)
+		return NF_DROP;
 	ip = skb_header_pointer(skb, nhoff, caplen, buf);
 	if (!ip)
 		return NF_ACCEPT;
 
 	roce_parse(ip, caplen, pktlen, &pkt);
 	rocect_stats_packet(rn->stats, &pkt);
-	switch (pkt.class) {
-	case ROCE_CLASS_CM:
+	if (pkt.class == ROCE_CLASS_CM)
 		return cm_verdict(rn, skb, ct, ip, caplen, &pkt);
-	case ROCE_CLASS_GSI_OTHER:
-		return NF_ACCEPT;
-	case ROCE_CLASS_CNP:
-		return cnp_verdict(rn, skb, ct, ctinfo, &pkt);
-	case ROCE_CLASS_MALFORMED:
-		/*
-		 * Not UDP on a UDP conntrack: an ICMP error about one of the
-		 * flow's packets, which conntrack relates to it. It is no
-		 * RoCE to vouch for, and path MTU discovery needs it.
-		 */
-		if (pkt.malformed == ROCE_MAL_NOT_UDP &&
-		    (ctinfo == IP_CT_RELATED || ctinfo == IP_CT_RELATED_REPLY))
-			return NF_ACCEPT;
-		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
-				      roce_malformed_name(pkt.malformed));
-	case ROCE_CLASS_UNKNOWN_OPCODE:
-		return policy_verdict(rn, skb, ct,
-				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
-				      "reserved opcode");
-	default:
-		return data_verdict(rn, skb, ct, ctinfo, ip, caplen, &pkt);
-	}
+	return rocect_packet_verdict(rn, skb, ct, ctinfo, nf_ct_zone(ct)->id,
+				     ip, caplen, &pkt);
 }
 
 /**

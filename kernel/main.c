@@ -12,6 +12,7 @@
 #include "crc_accel.h"
 #include "cnp_xmit.h"
 #include "gc.h"
+#include "guard.h"
 #include "helper.h"
 #include "netlink.h"
 #include "netns.h"
@@ -59,8 +60,13 @@ static int __init rocect_init(void)
 	err = rocect_helper_init(ports, ports_c ?: 1);
 	if (err)
 		goto err_offload;
+	err = rocect_guard_init();
+	if (err)
+		goto err_helper;
 	return 0;
 
+err_helper:
+	rocect_helper_exit();
 err_offload:
 	rocect_offload_exit();
 	rocect_gc_exit();
@@ -79,6 +85,7 @@ err_crc:
 
 static void __exit rocect_exit(void)
 {
+	rocect_guard_exit();
 	rocect_helper_exit();
 	rocect_gc_exit();
 	rocect_offload_exit();

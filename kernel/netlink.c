@@ -711,7 +711,8 @@ int rocect_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = rocect_config_apply(rn, val, given);
 	if (err)
-		NL_SET_ERR_MSG(info->extack, "no memory for learn's records");
+		NL_SET_ERR_MSG(info->extack,
+			       "no memory for learn's records or the guard's hooks");
 	return err;
 }
 

@@ -100,6 +100,7 @@ struct rocect_net {
 	struct rocect_cnp_bucket np;
 	struct rocect_learn *learn;
 	struct delayed_work gc;
+	struct list_head guard_hooks;	/* under the RTNL (guard.c) */
 };
 
 extern unsigned int rocect_net_id;

@@ -110,6 +110,9 @@ void rocect_offload_net_exit(struct rocect_net *rn)
  */
 void rocect_offload_index(struct rocect_net *rn, struct rocect_conn *conn)
 {
+	bool guard = rocect_cfg(&rn->config, offload) == ROCECT_OFFLOAD_GUARDED;
+	struct rocect_conn *other;
+	struct rhlist_head *pos;
 	struct offload_key k;
 
 	lockdep_assert_held(&rn->lock);
@@ -118,9 +121,27 @@ void rocect_offload_index(struct rocect_net *rn, struct rocect_conn *conn)
 		return;
 	/* With the key: the list of its equals is found by it, not the object. */
 	key_of(conn, &k);
-	if (!rhltable_insert_key(&rn->conns.ports, &k, &conn->port_node,
-				 port_params))
-		WRITE_ONCE(conn->indexed, 1);
+	/*
+	 * A pair on the port of others: their flows get the helper back
+	 * (rocect_offload_settle() kills them), so the guard leaves them.
+	 */
+	rhl_for_each_entry_rcu(other, pos,
+			       rhltable_lookup(&rn->conns.ports, &k, port_params),
+			       port_node) {
+		WRITE_ONCE(other->bare[0], 0);
+		WRITE_ONCE(other->bare[1], 0);
+		guard = false;
+	}
+	if (rhltable_insert_key(&rn->conns.ports, &k, &conn->port_node,
+				port_params))
+		return;
+	conn->indexed = 1;
+	/*
+	 * The first packet of a data flow comes before the conntrack that
+	 * rocect_offload_child() admits: the guard checks it already.
+	 */
+	WRITE_ONCE(conn->bare[0], guard);
+	WRITE_ONCE(conn->bare[1], guard);
 }
 
 /**
@@ -136,7 +157,7 @@ void rocect_offload_unindex(struct rocect_net *rn, struct rocect_conn *conn)
 	if (!conn->indexed)
 		return;
 	rhltable_remove(&rn->conns.ports, &conn->port_node, port_params);
-	WRITE_ONCE(conn->indexed, 0);
+	conn->indexed = 0;
 }
 
 /*
@@ -144,9 +165,10 @@ void rocect_offload_unindex(struct rocect_net *rn, struct rocect_conn *conn)
  * destination and source port, either side of it active; NULL if none
  * or more than one does. *@dir: the direction of the flow in it.
  */
-static struct rocect_conn *explaining(struct rocect_net *rn,
-				      const struct nf_conntrack_tuple *t,
-				      u16 zone, int *dir)
+static struct rocect_conn *explaining(struct rocect_net *rn, u8 family,
+				      const union nf_inet_addr *src,
+				      const union nf_inet_addr *dst,
+				      u16 port, u16 zone, int *dir)
 {
 	struct rocect_conn *conn, *found = NULL;
 	struct rhlist_head *list, *pos;
@@ -155,11 +177,11 @@ static struct rocect_conn *explaining(struct rocect_net *rn,
 
 	memset(&k, 0, sizeof(k));
 	k.zone = zone;
-	k.port = ntohs(t->src.u.udp.port);
-	k.family = t->src.l3num == NFPROTO_IPV4 ? 4 : 6;
+	k.port = port;
+	k.family = family;
 	for (way = 0; way < 2; way++) {
-		k.active = way ? t->dst.u3 : t->src.u3;
-		k.passive = way ? t->src.u3 : t->dst.u3;
+		k.active = way ? *dst : *src;
+		k.passive = way ? *src : *dst;
 		list = rhltable_lookup(&rn->conns.ports, &k, port_params);
 		rhl_for_each_entry_rcu(conn, pos, list, port_node) {
 			if (found)
@@ -172,27 +194,27 @@ static struct rocect_conn *explaining(struct rocect_net *rn,
 }
 
 /*
- * May the flow @t of @master go without the helper? Only a live pair's
- * data, from the port it was seen from (if any), on no port of the
- * master's (its CM traffic must stay in sight).
+ * May the flow @t of @master, which @conn alone explains in direction
+ * @dir, go without the helper? Only a live pair's data, from the port it
+ * was seen from (if any), on no port of the master's (its CM traffic must
+ * stay in sight); in guarded mode only in zone 0, the zone of the packets
+ * the guard sees (it runs before conntrack).
  */
 static bool offloadable(struct rocect_net *rn, const struct nf_conn *master,
-			const struct nf_conntrack_tuple *t, u16 zone)
+			const struct nf_conntrack_tuple *t, u16 zone,
+			struct rocect_conn *conn, int dir)
 {
 	const struct nf_conntrack_tuple *cm =
 		&master->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
 	u32 want = ROCECT_SPORT_RC | ntohs(t->src.u.udp.port);
-	struct rocect_conn *conn;
+	u8 mode = rocect_cfg(&rn->config, offload);
 	struct rocect_qp *qp;
 	u32 sport;
 	u8 state;
-	int dir;
 
-	if (!rocect_cfg(&rn->config, offload) ||
-	    t->src.u.udp.port == cm->src.u.udp.port)
-		return false;
-	conn = explaining(rn, t, zone, &dir);
-	if (!conn)
+	if (!mode || t->src.u.udp.port == cm->src.u.udp.port ||
+	    (mode == ROCECT_OFFLOAD_GUARDED &&
+	     (zone || t->dst.u.udp.port != conn->data_dport)))
 		return false;
 	state = READ_ONCE(conn->state);
 	if (state != ROCE_CS_REP && state != ROCE_CS_ESTABLISHED)
@@ -227,13 +249,24 @@ void rocect_offload_child(struct nf_conn *ct, struct nf_conntrack_expect *exp)
 	struct rocect_net *rn = rocect_net_rcu(nf_ct_net(ct));
 	struct nf_conn *master = exp->master;
 	const struct nf_conn_help *mhelp = nfct_help(master);
+	u16 zone = nf_ct_zone(ct)->id;
+	struct rocect_conn *conn;
 	struct nf_conn_help *help;
+	bool bare;
+	int dir;
 
 	if (!mhelp)
 		return;
-	if (offloadable(rn, master, t, nf_ct_zone(ct)->id)) {
-		rocect_stats_inc(rn, ROCECT_CTR_OFFLOAD_FLOWS);
-		return;
+	conn = explaining(rn, t->src.l3num == NFPROTO_IPV4 ? 4 : 6, &t->src.u3,
+			  &t->dst.u3, ntohs(t->src.u.udp.port), zone, &dir);
+	if (conn) {
+		bare = offloadable(rn, master, t, zone, conn, dir);
+		/* The guard checks the flow that the helper will not. */
+		WRITE_ONCE(conn->bare[dir], bare);
+		if (bare) {
+			rocect_stats_inc(rn, ROCECT_CTR_OFFLOAD_FLOWS);
+			return;
+		}
 	}
 	help = nf_ct_helper_ext_add(ct, GFP_ATOMIC);
 	if (!help) {
@@ -332,12 +365,26 @@ void rocect_offload_settle(struct rocect_net *rn, const struct rocect_qp *qp,
 	port = READ_ONCE(conn->data_sport);
 	if (port < 0xc000 || !READ_ONCE(conn->data_dport))
 		return;
+	/*
+	 * The pair is gone: its next flow, if any, is decided again
+	 * (rocect_offload_child()). A new entry's pair is not: a second
+	 * pair on its port cleared the bits when it was indexed.
+	 */
+	if (what != ROCECT_EV_CREATE)
+		WRITE_ONCE(((struct rocect_conn *)conn)->bare[rocect_qp_dir(qp)],
+			   0);
 	ct = flow_of(rn, qp, port);
 	if (!ct)
 		return;
 	if (nf_ct_kill(ct))
 		rocect_stats_inc(rn, ROCECT_CTR_OFFLOAD_REVOKED);
 	nf_ct_put(ct);
+}
+
+/* Has the guard seen the entry's sender since the last collection? */
+static bool seen_lately(const struct rocect_qp *qp)
+{
+	return (u32)jiffies - READ_ONCE(qp->last_seen) < 2 * HZ;
 }
 
 /**
@@ -349,13 +396,17 @@ void rocect_offload_settle(struct rocect_net *rn, const struct rocect_qp *qp,
  * The helper sees no packet of an offloaded flow: while the flowtable
  * holds one (IPS_OFFLOAD), its entry counts as seen now, and the CM
  * master and its expectations are kept alive as data would keep them.
- * Once the flowtable lets an idle flow go, the entry ages as before.
+ * Once the flowtable lets an idle flow go, the entry ages as before. In
+ * guarded mode the guard sees every packet and keeps the entry's time
+ * exact: the master is kept while it saw one lately.
  *
  * Context: the collector (process context).
  */
 void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 {
 	struct nf_conn *ct, *held = NULL;
+	bool guarded = rocect_cfg(&rn->config, offload) ==
+		       ROCECT_OFFLOAD_GUARDED;
 	u16 port = READ_ONCE(conn->data_sport);
 	int dir;
 
@@ -364,8 +415,11 @@ void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 		ct = flow_of(rn, &conn->qp[dir], port);
 		if (!ct)
 			continue;
-		if (test_bit(IPS_OFFLOAD_BIT, &ct->status)) {
-			WRITE_ONCE(conn->qp[dir].last_seen, (u32)jiffies);
+		if (guarded ? seen_lately(&conn->qp[dir]) :
+			      test_bit(IPS_OFFLOAD_BIT, &ct->status)) {
+			if (!guarded)
+				WRITE_ONCE(conn->qp[dir].last_seen,
+					   (u32)jiffies);
 			if (!held) {
 				held = ct;
 				continue;
@@ -384,6 +438,35 @@ void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 		nf_ct_put(held);
 	}
 	rcu_read_unlock();
+}
+
+/**
+ * rocect_offload_bare() - is a packet's flow one the guard checks?
+ * @rn: the namespace's state
+ * @family: 4 or 6
+ * @saddr: the packet's source address, 4 or 16 bytes
+ * @daddr: its destination address
+ * @sport: its UDP source port
+ * @dport: its UDP destination port, as it came
+ *
+ * The flow in zone 0 that one connection explains and whose last
+ * conntrack came without the helper (&rocect_conn.bare).
+ *
+ * Context: under rcu_read_lock().
+ * Return: true if so.
+ */
+bool rocect_offload_bare(struct rocect_net *rn, u8 family, const u8 *saddr,
+			 const u8 *daddr, u16 sport, __be16 dport)
+{
+	union nf_inet_addr src, dst;
+	struct rocect_conn *conn;
+	int dir;
+
+	roce_addr_widen(&src, saddr, family);
+	roce_addr_widen(&dst, daddr, family);
+	conn = explaining(rn, family, &src, &dst, sport, 0, &dir);
+	return conn && READ_ONCE(conn->bare[dir]) &&
+	       dport == READ_ONCE(conn->data_dport);
 }
 
 static int offloaded_flow(struct nf_conn *ct, void *data)

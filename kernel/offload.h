@@ -10,6 +10,7 @@
 #include <net/netfilter/nf_conntrack_expect.h>
 
 #include "netns.h"
+#include "wire.h"
 
 struct rocect_conn;
 
@@ -22,6 +23,8 @@ void rocect_offload_settle(struct rocect_net *rn, const struct rocect_qp *qp,
 			   enum rocect_event what);
 void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn);
 void rocect_offload_revoke_all(struct rocect_net *rn);
+bool rocect_offload_bare(struct rocect_net *rn, u8 family, const u8 *saddr,
+			 const u8 *daddr, u16 sport, __be16 dport);
 void rocect_offload_init(void);
 void rocect_offload_exit(void);
 

@@ -10,6 +10,7 @@
 #include <net/netns/generic.h>
 
 #include "pernet.h"
+#include "guard.h"
 #include "learn.h"
 #include "netns.h"
 #include "offload.h"
@@ -33,10 +34,11 @@ static u32 setting_after(const struct rocect_config *c, const u32 *val,
  * from then on only adopted flows may count towards a pair.
  *
  * Any change kills the flows that offload mode let go without the helper:
- * each one's next packet is decided under the new settings.
+ * each one's next packet is decided under the new settings. The guard is
+ * on every device before guarded mode starts, and off once it ended.
  *
  * Context: process context; netlink's changes are serialised by genetlink.
- * Return: 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM (nothing changed).
  */
 int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 {
@@ -45,6 +47,7 @@ int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 		       val[ROCECT_CFG_unknown_qp] == ROCECT_UNKNOWN_QP_DROP;
 	bool offloading;
 	unsigned int i;
+	int err;
 
 	BUILD_BUG_ON(ROCECT_CFG_COUNT > 32);
 	/* What the settings will be needs them (a second enable is a no-op). */
@@ -54,9 +57,14 @@ int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 	    rocect_learn_enable(rn))
 		return -ENOMEM;
 	offloading = rocect_cfg(c, offload);
+	err = rocect_guard_prepare(rn, setting_after(c, val, given,
+						     ROCECT_CFG_offload));
+	if (err)
+		return err;
 	for (i = 0; i < ROCECT_CFG_COUNT; i++)
 		if (given & BIT(i))
 			WRITE_ONCE(c->val[i], val[i]);
+	rocect_guard_finish(rn);
 	if (to_drop)
 		rocect_learn_forget(rn);
 	/* Offloaded flows were admitted under the old settings. */
@@ -72,6 +80,7 @@ static int __net_init rocect_net_init(struct net *net)
 
 	rn->net = net;
 	spin_lock_init(&rn->lock);
+	rocect_guard_net_init(rn);
 	rocect_config_net_init(rn);
 	rocect_cnp_net_init(&rn->np);
 	err = rocect_stats_net_init(rn);
@@ -106,6 +115,7 @@ static void __net_exit rocect_net_exit(struct net *net)
 {
 	struct rocect_net *rn = rocect_net(net);
 
+	rocect_guard_net_exit(rn);
 	rocect_qp_net_exit(rn);
 	rocect_conn_net_exit(rn);
 	rocect_learn_net_exit(rn);

@@ -18,10 +18,12 @@
 #           same packets as new UDP flows through plain conntrack
 #   offload one RC pair set up by a CM handshake, its data on one 5-tuple
 #           from the port its QPs give: conntrack (no helper), helper
-#           (offload off) and offload (offload on, examples/
-#           router-flowtable.nft on r); each offload run checks that the
+#           (offload off), offload (offload on, examples/
+#           router-flowtable.nft on r) and offload-guarded (offload
+#           guarded, the same ruleset); each offload run checks that the
 #           flow was [OFFLOAD] and that r's forward hook saw almost none
-#           of it. Its rounds are numbered from 101.
+#           of it, and a guarded run that the guard inspected it all and
+#           refused none. Its rounds are numbered from 101.
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
 #   100k, 1M      helper against conntrack, with that many entries
@@ -117,7 +119,9 @@ blast()
 	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
 	    {variant: $v, round: $round, qps: $qps, sent, received: $got,
 	     seconds, pps: ($got / .seconds), slice_pps, cnps: delta("cnp-sent"),
-	     inspected: delta("packets"), backlog_drops: $drops}' \
+	     inspected: delta("packets"), backlog_drops: $drops,
+	     refused: (delta("wrong-iface") + delta("wrong-sport") +
+		       delta("wrong-psn") + delta("unknown-qp-dropped"))}' \
 	   <<<"$out"
 }
 
@@ -245,8 +249,9 @@ offload_handshake()
 	done
 }
 
-# r_offload: examples/router-flowtable.nft on r, offload on, and a counter
-# of RoCE in r's forward hook, which offloaded packets skip.
+# r_offload MODE: examples/router-flowtable.nft on r, offload MODE (on or
+# guarded), and a counter of RoCE in r's forward hook, which offloaded
+# packets skip.
 r_offload()
 {
 	r_plain
@@ -260,16 +265,16 @@ r_offload()
 		    }
 		}
 	EOT
-	R config set offload on >/dev/null
+	R config set offload "$1" >/dev/null
 }
 
-# offload_checked ROUND: the offload run, with whether its flow was in the
-# flowtable and how many of its packets r's forward hook saw.
+# offload_checked VARIANT ROUND: an offload run, with whether its flow was
+# in the flowtable and how many of its packets r's forward hook saw.
 offload_checked()
 {
 	local run listed forwarded
 
-	run=$(BLAST_SPORT=$OFFLOAD_SPORT blast offload "$1" 1)
+	run=$(BLAST_SPORT=$OFFLOAD_SPORT blast "$1" "$2" 1)
 	listed=$(ip netns exec "$r" conntrack -L -p udp --sport "$OFFLOAD_SPORT" \
 		--dport 4791 2>/dev/null | grep -c OFFLOAD)
 	forwarded=$(nft_packets "$r" ctonly forward)
@@ -299,8 +304,10 @@ with open(sys.argv[1] + '/sport', 'w') as f:
 		r_helper
 		offload_handshake &&
 			BLAST_SPORT=$OFFLOAD_SPORT blast helper "$round" 1
-		r_offload
-		offload_handshake && offload_checked "$round"
+		r_offload on
+		offload_handshake && offload_checked offload "$round"
+		r_offload guarded
+		offload_handshake && offload_checked offload-guarded "$round"
 		r_conntrack
 		BLAST_SPORT=$OFFLOAD_SPORT blast conntrack-end "$round" 1
 	done

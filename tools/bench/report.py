@@ -27,6 +27,8 @@ RATIOS = [
     # The offload stage: one pair's data on one 5-tuple.
     ('one pair: helper / conntrack', 'helper', 'conntrack', 0.95),
     ('one pair: offload / conntrack', 'offload', 'conntrack', 1.25),
+    ('one pair: offload-guarded / conntrack', 'offload-guarded', 'conntrack',
+     1.20),
 ]
 
 
@@ -149,21 +151,36 @@ def data_path(k, runs, wall):
 
 
 def offload_path(k, runs):
-    """Did every offload run go through the flowtable? False if one did
-    not: its figure would be the slow path's."""
-    recs = runs.get('offload', [])
-    if not recs:
-        return True
-    bad = [r['round'] for r in recs
-           if not r.get('offloaded') or r.get('forwarded', 0) > 10]
-    k['offload_path'] = dict(runs=len(recs), not_offloaded=bad,
-                             forwarded=[r.get('forwarded') for r in recs])
-    print('  offload runs through the flowtable: %d of %d%s (forward hook '
-          'saw %s packets)' % (len(recs) - len(bad), len(recs),
-                               '' if not bad else ' FAIL, rounds %s' % bad,
-                               '/'.join(str(r.get('forwarded'))
-                                        for r in recs)))
-    return not bad
+    """Did every offload run go through the flowtable, and did the guard
+    check every packet of a guarded run and refuse none? False if not:
+    the figure would be another path's."""
+    ok = True
+    for variant in ('offload', 'offload-guarded'):
+        recs = runs.get(variant, [])
+        if not recs:
+            continue
+        bad = [r['round'] for r in recs
+               if not r.get('offloaded') or r.get('forwarded', 0) > 10]
+        unguarded = [r['round'] for r in recs if variant == 'offload-guarded'
+                     and (r.get('inspected', 0) < 0.99 * r['received']
+                          or r.get('refused', 0))]
+        k.setdefault('offload_path', {})[variant] = dict(
+            runs=len(recs), not_offloaded=bad, unguarded=unguarded,
+            forwarded=[r.get('forwarded') for r in recs],
+            inspected=[r.get('inspected') for r in recs])
+        print('  %s runs through the flowtable: %d of %d%s (forward hook '
+              'saw %s packets)%s' % (
+                  variant, len(recs) - len(bad), len(recs),
+                  '' if not bad else ' FAIL, rounds %s' % bad,
+                  '/'.join(str(r.get('forwarded')) for r in recs),
+                  '' if variant == 'offload' else
+                  '; the guard inspected %s of %s packets%s' % (
+                      '/'.join(str(r.get('inspected')) for r in recs),
+                      '/'.join(str(r['received']) for r in recs),
+                      '' if not unguarded else
+                      ' FAIL, rounds %s' % unguarded)))
+        ok = ok and not bad and not unguarded
+    return ok
 
 
 def handshakes(k, runs):

@@ -11,6 +11,7 @@
 
 static const char *const policies[] = { "accept", "drop" };
 static const char *const bools[] = { "off", "on" };
+static const char *const offload_modes[] = { "off", "on", "guarded" };
 
 /*
  * Each setting's range, from the module's own list: the CLI says what the
@@ -58,7 +59,7 @@ static const struct rd_field settings[] = {
 	RD_NAMES("check-psn", ROCECT_A_CONFIG_CHECK_PSN, bools, 2),
 	RD_FIELD("psn-window", ROCECT_A_CONFIG_PSN_WINDOW, RD_U32),
 	RD_NAMES("check-qkey", ROCECT_A_CONFIG_CHECK_QKEY, bools, 2),
-	RD_NAMES("offload", ROCECT_A_CONFIG_OFFLOAD, bools, 2),
+	RD_NAMES("offload", ROCECT_A_CONFIG_OFFLOAD, offload_modes, 3),
 	RD_NAMES("cnp", ROCECT_A_CONFIG_CNP, bools, 2),
 	RD_FIELD("cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, RD_U32),
 	RD_FIELD("cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, RD_U32),

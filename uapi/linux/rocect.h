@@ -58,6 +58,7 @@ enum rocect_unknown_qp_policy {
 enum rocect_offload_mode {
 	ROCECT_OFFLOAD_OFF,		/* every flow keeps the helper */
 	ROCECT_OFFLOAD_ON,		/* one pair's data flow goes without */
+	ROCECT_OFFLOAD_GUARDED,		/* as on, checked by rocect's guard */
 	__ROCECT_OFFLOAD_MAX,
 };
 
