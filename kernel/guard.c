@@ -97,28 +97,27 @@ static bool flow_bare(struct rocect_net *rn, const struct guard_flow *f)
 }
 
 /*
- * A packet of a bare flow that cannot be checked as it is: a first
- * fragment (conntrack would reassemble the packet and pass it without the
- * helper, and no RoCE sender fragments; the fragments after it then never
- * make a packet), or an IPv4 header with a bad checksum (which the
- * flowtable would forward). Dropped in drop mode.
+ * A packet of a bare flow that cannot be checked as the helper would: a
+ * first fragment (conntrack would reassemble the packet and pass it
+ * without the helper, and no RoCE sender fragments; the fragments after
+ * it then never make a packet), an IPv4 header with a bad checksum (which
+ * the flowtable would forward), or a MAD to QP1 (offload keeps the CM's
+ * port out of bare flows: one there is forged, and the CM state machine
+ * runs on conntracks only). Dropped in drop mode, counted under @ctr.
  */
 static unsigned int guard_unfit(struct rocect_net *rn,
-				const struct guard_flow *f)
+				const struct guard_flow *f,
+				enum rocect_counter ctr, const char *why)
 {
 	if (!strict(rn) || !flow_bare(rn, f))
 		return NF_ACCEPT;
-	rocect_stats_inc(rn, ROCECT_CTR_DROP_MALFORMED);
+	rocect_stats_inc(rn, ctr);
 	if (net_ratelimit())
-		pr_info("guard: a fragment or a bad header of an offloaded flow dropped\n");
+		pr_info("guard: %s on an offloaded flow dropped\n", why);
 	return NF_DROP;
 }
 
-/*
- * A whole packet to a RoCE port: the helper's checks if it is of a bare
- * flow. CM MADs stay the helper's: offload keeps the CM's port out of the
- * bare flows (offloadable()).
- */
+/* A whole packet to a RoCE port: the helper's checks if of a bare flow. */
 static unsigned int guard_packet(struct rocect_net *rn, struct sk_buff *skb,
 				 const struct guard_flow *f)
 {
@@ -138,7 +137,7 @@ static unsigned int guard_packet(struct rocect_net *rn, struct sk_buff *skb,
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
 	case ROCE_CLASS_GSI_OTHER:
-		return NF_ACCEPT;
+		return guard_unfit(rn, f, ROCECT_CTR_DROP_SPOOFED, "a MAD");
 	case ROCE_CLASS_CNP:
 	case ROCE_CLASS_MALFORMED:
 	case ROCE_CLASS_UNKNOWN_OPCODE:
@@ -184,6 +183,7 @@ static unsigned int guard_ip(struct rocect_net *rn, struct sk_buff *skb)
 	struct guard_flow f = { .family = 4 };
 	const struct iphdr *iph;
 	struct iphdr _iph;
+	u8 hdr[60];
 	unsigned int thoff;
 
 	iph = skb_header_pointer(skb, 0, sizeof(_iph), &_iph);
@@ -202,9 +202,17 @@ static unsigned int guard_ip(struct rocect_net *rn, struct sk_buff *skb)
 	 * The flowtable forwards what ip_rcv() would drop for its checksum:
 	 * such a packet may not pass here either (nor move a window).
 	 */
-	if (iph->frag_off & htons(IP_MF) ||
-	    (skb_headlen(skb) >= thoff && ip_fast_csum(skb->data, iph->ihl)))
-		return guard_unfit(rn, &f);
+	if (iph->frag_off & htons(IP_MF))
+		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+				   "a fragment");
+	if (thoff > sizeof(_iph)) {
+		iph = skb_header_pointer(skb, 0, thoff, hdr);
+		if (!iph)
+			return NF_ACCEPT;
+	}
+	if (ip_fast_csum(iph, iph->ihl))
+		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+				   "a bad IP checksum");
 	return guard_packet(rn, skb, &f);
 }
 
@@ -234,7 +242,8 @@ static unsigned int guard_ip6(struct rocect_net *rn, struct sk_buff *skb)
 	f.saddr = ip6h->saddr.s6_addr;
 	f.daddr = ip6h->daddr.s6_addr;
 	if (flags & IP6_FH_F_FRAG)
-		return guard_unfit(rn, &f);
+		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+				   "a fragment");
 	return guard_packet(rn, skb, &f);
 }
 
@@ -242,39 +251,51 @@ static unsigned int guard_ip6(struct rocect_net *rn, struct sk_buff *skb)
  * A VLAN's frames come in on its real device first, tagged (a tag in the
  * frame is moved to the skb before the ingress hooks run), and 6.12's
  * flowtable can forward them from there: they are checked there, as from
- * the VLAN device, which the helper sees them come in on and which the
- * next round of __netif_receive_skb_core() sets again. The VLAN device's
- * own round is not checked again.
+ * the VLAN device, which the helper sees them come in on. The VLAN
+ * device's own round is not checked again.
+ *
+ * Return: the interface to check the packet as from, 0 for none.
  */
-static bool vlan_round(struct sk_buff *skb)
+static int vlan_round(const struct sk_buff *skb)
 {
 	struct net_device *vdev;
 
 	if (is_vlan_dev(skb->dev))
-		return true;
+		return 0;
 	if (!skb_vlan_tag_present(skb))
-		return false;
+		return skb->skb_iif;
 	vdev = __vlan_find_dev_deep_rcu(skb->dev, skb->vlan_proto,
 					skb_vlan_tag_get_id(skb));
-	if (vdev)
-		skb->skb_iif = vdev->ifindex;
-	return false;
+	return vdev ? vdev->ifindex : skb->skb_iif;
 }
 
+/*
+ * A VRF's own device takes in only what the VRF hands it (and its control
+ * block is another layer's then): its packets were checked where they
+ * came in.
+ */
 static unsigned int guard_in(void *priv, struct sk_buff *skb,
 			     const struct nf_hook_state *state)
 {
 	struct rocect_net *rn = rocect_net_rcu(state->net);
 	const struct net_device *dev = skb->dev;
+	unsigned int verdict = NF_ACCEPT;
+	int iif, was = skb->skb_iif;
 
 	if (!guarded(rn) || netif_is_bridge_port(dev) ||
-	    netif_is_lag_port(dev) || vlan_round(skb))
+	    netif_is_lag_port(dev) || netif_is_l3_master(dev))
 		return NF_ACCEPT;
+	iif = vlan_round(skb);
+	if (!iif)
+		return NF_ACCEPT;
+	/* What the checks read; the next round sets it again anyway. */
+	skb->skb_iif = iif;
 	if (skb->protocol == htons(ETH_P_IP))
-		return guard_ip(rn, skb);
-	if (skb->protocol == htons(ETH_P_IPV6))
-		return guard_ip6(rn, skb);
-	return NF_ACCEPT;
+		verdict = guard_ip(rn, skb);
+	else if (skb->protocol == htons(ETH_P_IPV6))
+		verdict = guard_ip6(rn, skb);
+	skb->skb_iif = was;
+	return verdict;
 }
 
 static int guard_attach(struct rocect_net *rn, struct net_device *dev)
@@ -389,7 +410,7 @@ void rocect_guard_net_exit(struct rocect_net *rn)
 	rtnl_unlock();
 	/* The module may go next: no packet may still be in guard_in(). */
 	if (hooked)
-		rcu_barrier();
+		synchronize_net();
 }
 
 /* Devices come and go (and move between namespaces) under the RTNL. */
@@ -399,12 +420,14 @@ static int guard_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct rocect_net *rn = rocect_net(dev_net(dev));
 	struct guard_hook *h;
+	int err;
 
 	switch (event) {
 	case NETDEV_REGISTER:
-		if (guarded(rn) && guard_attach(rn, dev))
-			pr_warn("guard: no memory for a hook on %s: offloaded flows through it are not checked\n",
-				dev->name);
+		/* A device the guard cannot watch would be a way around it. */
+		err = guarded(rn) ? guard_attach(rn, dev) : 0;
+		if (err)
+			return notifier_from_errno(err);
 		break;
 	case NETDEV_UNREGISTER:
 		list_for_each_entry(h, &rn->guard_hooks, node) {
@@ -444,5 +467,5 @@ int rocect_guard_init(void)
 void rocect_guard_exit(void)
 {
 	unregister_netdevice_notifier(&guard_notifier);
-	rcu_barrier();
+	synchronize_net();
 }

@@ -28,7 +28,10 @@ MODULE_PARM_DESC(ports, "UDP ports of RoCEv2 (default 4791, at most 8)");
 
 /*
  * ORDER: the entry caches before any namespace's tables; namespaces before the
- * netlink family that reads them; the family before the collectors and the
+ * guard's device notifier, which hooks their devices, and it before the
+ * netlink family that can turn the guard on (a hook always has a notifier
+ * to take it off a device that goes); namespaces before the netlink family
+ * that reads them; the family before the collectors and the
  * helpers, which announce QP events on it. Offload's expectations go after
  * the helpers and the collectors that make them.
  */
@@ -50,9 +53,12 @@ static int __init rocect_init(void)
 	err = rocect_netns_init();
 	if (err)
 		goto err_conn;
-	err = rocect_nl_init();
+	err = rocect_guard_init();
 	if (err)
 		goto err_netns;
+	err = rocect_nl_init();
+	if (err)
+		goto err_guard;
 	err = rocect_gc_init();
 	if (err)
 		goto err_nl;
@@ -60,18 +66,15 @@ static int __init rocect_init(void)
 	err = rocect_helper_init(ports, ports_c ?: 1);
 	if (err)
 		goto err_offload;
-	err = rocect_guard_init();
-	if (err)
-		goto err_helper;
 	return 0;
 
-err_helper:
-	rocect_helper_exit();
 err_offload:
 	rocect_offload_exit();
 	rocect_gc_exit();
 err_nl:
 	rocect_nl_exit();
+err_guard:
+	rocect_guard_exit();
 err_netns:
 	rocect_netns_exit();
 err_conn:
@@ -85,11 +88,11 @@ err_crc:
 
 static void __exit rocect_exit(void)
 {
-	rocect_guard_exit();
 	rocect_helper_exit();
 	rocect_gc_exit();
 	rocect_offload_exit();
 	rocect_nl_exit();
+	rocect_guard_exit();
 	rocect_netns_exit();
 	rocect_conn_exit();
 	rocect_qp_exit();

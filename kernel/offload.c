@@ -110,7 +110,7 @@ void rocect_offload_net_exit(struct rocect_net *rn)
  */
 void rocect_offload_index(struct rocect_net *rn, struct rocect_conn *conn)
 {
-	bool guard = rocect_cfg(&rn->config, offload) == ROCECT_OFFLOAD_GUARDED;
+	bool guard = true;
 	struct rocect_conn *other;
 	struct rhlist_head *pos;
 	struct offload_key k;
@@ -138,7 +138,8 @@ void rocect_offload_index(struct rocect_net *rn, struct rocect_conn *conn)
 	conn->indexed = 1;
 	/*
 	 * The first packet of a data flow comes before the conntrack that
-	 * rocect_offload_child() admits: the guard checks it already.
+	 * rocect_offload_child() admits: in guarded mode (now or once the mode
+	 * is changed) the guard checks it already.
 	 */
 	WRITE_ONCE(conn->bare[0], guard);
 	WRITE_ONCE(conn->bare[1], guard);
@@ -252,17 +253,27 @@ void rocect_offload_child(struct nf_conn *ct, struct nf_conntrack_expect *exp)
 	u16 zone = nf_ct_zone(ct)->id;
 	struct rocect_conn *conn;
 	struct nf_conn_help *help;
-	bool bare;
+	bool bare, was;
 	int dir;
 
 	if (!mhelp)
 		return;
 	conn = explaining(rn, t->src.l3num == NFPROTO_IPV4 ? 4 : 6, &t->src.u3,
 			  &t->dst.u3, ntohs(t->src.u.udp.port), zone, &dir);
-	if (conn) {
+	/* Another port's flow (a second helper port) is not the pair's. */
+	if (conn && t->dst.u.udp.port == READ_ONCE(conn->data_dport)) {
 		bare = offloadable(rn, master, t, zone, conn, dir);
 		/* The guard checks the flow that the helper will not. */
-		WRITE_ONCE(conn->bare[dir], bare);
+		was = xchg(&conn->bare[dir], bare);
+		if (bare && !was && rocect_cfg(&rn->config, offload) ==
+		    ROCECT_OFFLOAD_GUARDED) {
+			/*
+			 * The guard let this packet pass unchecked: it goes
+			 * (the sender retransmits), and the next is checked.
+			 */
+			set_bit(IPS_DYING_BIT, &ct->status);
+			return;
+		}
 		if (bare) {
 			rocect_stats_inc(rn, ROCECT_CTR_OFFLOAD_FLOWS);
 			return;

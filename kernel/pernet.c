@@ -35,7 +35,9 @@ static u32 setting_after(const struct rocect_config *c, const u32 *val,
  *
  * Any change kills the flows that offload mode let go without the helper:
  * each one's next packet is decided under the new settings. The guard is
- * on every device before guarded mode starts, and off once it ended.
+ * on every device before guarded mode starts, and off once it ended; a
+ * namespace that starts guarded (the module parameter) has its devices
+ * hooked as they register (guard.c's notifier).
  *
  * Context: process context; netlink's changes are serialised by genetlink.
  * Return: 0 or -ENOMEM (nothing changed).
@@ -57,14 +59,16 @@ int rocect_config_apply(struct rocect_net *rn, const u32 *val, u32 given)
 	    rocect_learn_enable(rn))
 		return -ENOMEM;
 	offloading = rocect_cfg(c, offload);
-	err = rocect_guard_prepare(rn, setting_after(c, val, given,
-						     ROCECT_CFG_offload));
-	if (err)
-		return err;
+	if (given & BIT(ROCECT_CFG_offload)) {
+		err = rocect_guard_prepare(rn, val[ROCECT_CFG_offload]);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < ROCECT_CFG_COUNT; i++)
 		if (given & BIT(i))
 			WRITE_ONCE(c->val[i], val[i]);
-	rocect_guard_finish(rn);
+	if (given & BIT(ROCECT_CFG_offload))
+		rocect_guard_finish(rn);
 	if (to_drop)
 		rocect_learn_forget(rn);
 	/* Offloaded flows were admitted under the old settings. */

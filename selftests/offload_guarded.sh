@@ -54,6 +54,8 @@ data('ab1-ce', A, B, 0x12, P1, 1, psn=31, tos=3)
 big = roce_pkt.data_packet(4, A, B, 0x04, 0x99, 40, payload_len=512,
                            ip_args=dict(sport=P1))
 save('ab1-frag', *fragment(IP(bytes(big)), fragsize=256))
+save('ab1-mad', roce_pkt.cm_packet(4, A, B, 'dreq', local_comm_id=0x1001,
+     remote_comm_id=0x2001, qpn=0x12, sport=P1))
 data('ab4', A, B, 0x32, P4, 20)
 data('ab4-x', A, B, 0x99, P4, 5)
 data('ab6', A6, B6, 0x22, P6, 20)
@@ -161,6 +163,9 @@ check "guarded: a far PSN from a's own link is dropped" \
 	is "$(sent "$a" ab1-far b wrong-psn)" "0 5"
 check "guarded: a first IP fragment on the flow is dropped" \
 	is "$(sent "$a" ab1-frag b drop-malformed)" "0 1"
+check "guarded: a MAD (c1's DREQ) on the flow is dropped, c1 stays" \
+	is "$(sent "$a" ab1-mad b drop-spoofed) $(on "$r" -j conn show | jq -r '.[] | select(.aqpn == 17) | .state')" \
+	"0 1 established"
 check "guarded: a CE-marked packet passes and earns a a CNP" \
 	is "$(snap; send "$a" ab1-ce; fence b; fence a; echo "$(got b) $(got a) $(grew ce cnp-sent)")" \
 	"1 1 1 1"
