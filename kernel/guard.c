@@ -5,7 +5,7 @@
  * flowtable can forward it from its netdev ingress hook. In guarded mode a
  * netdev ingress hook of rocect's on every device of the namespace, ahead
  * of any flowtable's, gives each packet of such a flow the helper's
- * per-QP checks (rocect_data_verdict(), rocect_packet_verdict()), whether
+ * per-QP checks (rocect_data_verdict(), rocect_class_verdict()), whether
  * the flowtable or conntrack forwards it afterwards. Packets of other
  * flows pass untouched: conntrack and the helper see them later.
  *
@@ -158,7 +158,7 @@ static unsigned int guard_packet(struct rocect_net *rn, struct sk_buff *skb,
 	if (data)
 		return rocect_data_verdict(rn, skb, NULL, 0, &key, qp, ip, caplen,
 					   &pkt);
-	return rocect_packet_verdict(rn, skb, NULL, 0, 0, ip, caplen, &pkt);
+	return rocect_class_verdict(rn, skb, NULL, 0, 0, &pkt);
 }
 
 /* The UDP header at @thoff, if the packet's is whole and to a RoCE port. */

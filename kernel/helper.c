@@ -95,24 +95,6 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 }
 
 /**
- * rocect_qp_key_of() - the key of the entry a packet's QP would have
- * @key: filled in
- * @zone: the conntrack zone the packet is in
- * @pkt: the packet's parse
- */
-void rocect_qp_key_of(struct rocect_qp_key *key, u16 zone,
-		      const struct roce_pkt *pkt)
-{
-	key->dqpn = roce_bth_dest_qp(&pkt->bth);
-	key->zone = zone;
-	key->family = pkt->family;
-	key->pad = 0;
-	BUILD_BUG_ON(sizeof(key->saddr) != 16);
-	roce_addr_widen(&key->saddr, roce_pkt_saddr(pkt), pkt->family);
-	roce_addr_widen(&key->daddr, roce_pkt_daddr(pkt), pkt->family);
-}
-
-/**
  * struct data_binding - what a data packet that passes does to its entry
  * @iif: the interface to bind an unbound entry to, or %ROCECT_IIF_UNBOUND
  * @sport: the kind and port to bind an entry without one to, or 0
@@ -146,11 +128,12 @@ struct data_binding {
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
-static enum rocect_counter check_sender(struct rocect_net *rn,
-					const struct sk_buff *skb,
-					const struct rocect_qp *qp,
-					const struct roce_pkt *pkt,
-					struct data_binding *b)
+static __always_inline enum rocect_counter
+check_sender(struct rocect_net *rn,
+	     const struct sk_buff *skb,
+	     const struct rocect_qp *qp,
+	     const struct roce_pkt *pkt,
+	     struct data_binding *b)
 {
 	const struct rocect_config *c = &rn->config;
 	int iif = READ_ONCE(qp->iif);
@@ -217,7 +200,8 @@ static enum rocect_counter check_sender(struct rocect_net *rn,
  *   ceiling), while the peer is heard: a stale ceiling would drop
  *   answers to requests that went another way.
  */
-static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
+static __always_inline u32 peer_word(const struct rocect_qp *qp,
+				     enum roce_psn_space space)
 {
 	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	const struct rocect_qp *peer;
@@ -240,9 +224,10 @@ static u32 peer_word(const struct rocect_qp *qp, enum roce_psn_space space)
  * (roce_psn_in_step()): a blind guess must hit 64 PSNs to bind one, not
  * the window.
  */
-static bool psn_in_window(const struct rocect_config *c,
-			  const struct rocect_qp *qp, const u8 *ip, u32 caplen,
-			  const struct roce_pkt *pkt, struct data_binding *b)
+static __always_inline bool
+psn_in_window(const struct rocect_config *c,
+	      const struct rocect_qp *qp, const u8 *ip, u32 caplen,
+	      const struct roce_pkt *pkt, struct data_binding *b)
 {
 	enum roce_psn_space space = roce_psn_space_of(pkt->bth.opcode);
 	u32 psn = roce_bth_psn(&pkt->bth), old = READ_ONCE(qp->psn[space]);
@@ -289,8 +274,9 @@ static bool psn_in_window(const struct rocect_config *c,
  * words hold no PSNs. A SIDR client's QP, whose Q_Key no MAD names, is not
  * pinned: a spoofed first reply must not lock the connection's replies out.
  */
-static bool qkey_matches(const struct rocect_qp *qp, const struct roce_pkt *pkt,
-			 struct data_binding *b)
+static __always_inline bool
+qkey_matches(const struct rocect_qp *qp, const struct roce_pkt *pkt,
+	     struct data_binding *b)
 {
 	u64 want = ROCECT_QKEY_KNOWN | pkt->deth_qkey;
 	u64 bound = READ_ONCE(qp->qkey);
@@ -311,12 +297,13 @@ static bool qkey_matches(const struct rocect_qp *qp, const struct roce_pkt *pkt,
  *
  * Return: %ROCECT_CTR_MAX if so, else the counter of the check it failed.
  */
-static enum rocect_counter check_data(struct rocect_net *rn,
-				      const struct sk_buff *skb,
-				      const struct rocect_qp *qp,
-				      const u8 *ip, u32 caplen,
-				      const struct roce_pkt *pkt,
-				      struct data_binding *b)
+static __always_inline enum rocect_counter
+check_data(struct rocect_net *rn,
+	   const struct sk_buff *skb,
+	   const struct rocect_qp *qp,
+	   const u8 *ip, u32 caplen,
+	   const struct roce_pkt *pkt,
+	   struct data_binding *b)
 {
 	enum rocect_counter wrong = check_sender(rn, skb, qp, pkt, b);
 	const struct rocect_config *c = &rn->config;
@@ -342,8 +329,9 @@ static enum rocect_counter check_data(struct rocect_net *rn,
  *
  * Return: %ROCECT_CTR_MAX, or the counter of the binding it lost.
  */
-static enum rocect_counter bind_data(struct rocect_net *rn, struct rocect_qp *qp,
-				     const struct data_binding *b)
+static __always_inline enum rocect_counter
+bind_data(struct rocect_net *rn, struct rocect_qp *qp,
+	  const struct data_binding *b)
 {
 	const struct rocect_config *c = &rn->config;
 	bool fresh = false;
@@ -399,8 +387,8 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 }
 
 /**
- * rocect_data_verdict() - the verdict on a data packet, and what it does
- *	to its entry
+ * data_verdict() - the verdict on a data packet, and what it does to its
+ *	entry
  * @rn: the namespace's state
  * @skb: the packet
  * @ct: its conntrack; NULL for the guard's packets (guard.c), which no
@@ -428,10 +416,11 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
  *   decides. Traffic no checked entry explains is learnt from, in drop
  *   mode only that of adopted flows (no response could follow the rest).
  */
-int rocect_data_verdict(struct rocect_net *rn, struct sk_buff *skb,
-			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-			const struct rocect_qp_key *key, struct rocect_qp *qp,
-			const u8 *ip, u32 caplen, const struct roce_pkt *pkt)
+static __always_inline int
+data_verdict(struct rocect_net *rn, struct sk_buff *skb, struct nf_conn *ct,
+	     enum ip_conntrack_info ctinfo, const struct rocect_qp_key *key,
+	     struct rocect_qp *qp, const u8 *ip, u32 caplen,
+	     const struct roce_pkt *pkt)
 {
 	struct data_binding b = { .iif = ROCECT_IIF_UNBOUND };
 	bool inferred, admitted, checked, vouched = false, drop = strict(rn);
@@ -462,6 +451,15 @@ int rocect_data_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		return NF_ACCEPT;
 	return drop_counted(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			    qp ? "QP entry only inferred" : "no QP entry");
+}
+
+/* Out of line, for the guard (guard.c); the helper inlines it. */
+int rocect_data_verdict(struct rocect_net *rn, struct sk_buff *skb,
+			struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+			const struct rocect_qp_key *key, struct rocect_qp *qp,
+			const u8 *ip, u32 caplen, const struct roce_pkt *pkt)
+{
+	return data_verdict(rn, skb, ct, ctinfo, key, qp, ip, caplen, pkt);
 }
 
 /*
@@ -538,26 +536,22 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 }
 
 /**
- * rocect_packet_verdict() - the verdict on a RoCE packet other than a CM MAD
+ * class_verdict() - the verdict on a RoCE packet neither a CM MAD nor data
  * @rn: the namespace's state
  * @skb: the packet
  * @ct: its conntrack, or NULL for the guard's packets (guard.c)
  * @ctinfo: the packet's direction in @ct
  * @zone: the conntrack zone of the packet
- * @ip: the packet's bytes from its IP header, @caplen of them
- * @caplen: how many
- * @pkt: its parse
+ * @pkt: its parse: another MAD to QP1, a CNP, malformed or of a reserved
+ *	opcode
  *
- * Context: under rcu_read_lock(), in softirq or with BHs off.
  * Return: %NF_ACCEPT or %NF_DROP.
  */
-int rocect_packet_verdict(struct rocect_net *rn, struct sk_buff *skb,
-			  struct nf_conn *ct, enum ip_conntrack_info ctinfo,
-			  u16 zone, const u8 *ip, u32 caplen,
-			  const struct roce_pkt *pkt)
+static __always_inline int
+class_verdict(struct rocect_net *rn, struct sk_buff *skb,
+	      const struct nf_conn *ct, enum ip_conntrack_info ctinfo,
+	      u16 zone, const struct roce_pkt *pkt)
 {
-	struct rocect_qp_key key __uninitialized;	/* filled at once */
-
 	switch (pkt->class) {
 	case ROCE_CLASS_GSI_OTHER:
 		return NF_ACCEPT;
@@ -574,16 +568,20 @@ int rocect_packet_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			return NF_ACCEPT;
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
 				      roce_malformed_name(pkt->malformed));
-	case ROCE_CLASS_UNKNOWN_OPCODE:
+	default:
 		return policy_verdict(rn, skb, ct,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
-	default:
-		rocect_qp_key_of(&key, zone, pkt);
-		return rocect_data_verdict(rn, skb, ct, ctinfo, &key,
-					   rocect_qp_find(rn, &key), ip, caplen,
-					   pkt);
 	}
+}
+
+/* Out of line, for the guard (guard.c); the helper inlines it. */
+int rocect_class_verdict(struct rocect_net *rn, struct sk_buff *skb,
+			 const struct nf_conn *ct,
+			 enum ip_conntrack_info ctinfo, u16 zone,
+			 const struct roce_pkt *pkt)
+{
+	return class_verdict(rn, skb, ct, ctinfo, zone, pkt);
 }
 
 /**
@@ -621,6 +619,7 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 	 */
 	struct roce_pkt pkt __uninitialized;
 	u8 buf[CAPTURE_LEN] __uninitialized;
+	struct rocect_qp_key key __uninitialized;	/* filled where read */
 	const u8 *ip;
 
 	rocect_flow_note(rn, ct, priv);
@@ -634,10 +633,20 @@ static int roce_help(struct sk_buff *skb, unsigned int protoff,
 
 	roce_parse(ip, caplen, pktlen, &pkt);
 	rocect_stats_packet(rn->stats, &pkt);
-	if (pkt.class == ROCE_CLASS_CM)
+	switch (pkt.class) {
+	case ROCE_CLASS_CM:
 		return cm_verdict(rn, skb, ct, ip, caplen, &pkt);
-	return rocect_packet_verdict(rn, skb, ct, ctinfo, nf_ct_zone(ct)->id,
-				     ip, caplen, &pkt);
+	case ROCE_CLASS_GSI_OTHER:
+	case ROCE_CLASS_CNP:
+	case ROCE_CLASS_MALFORMED:
+	case ROCE_CLASS_UNKNOWN_OPCODE:
+		return class_verdict(rn, skb, ct, ctinfo, nf_ct_zone(ct)->id,
+				     &pkt);
+	default:
+		rocect_qp_key_of(&key, nf_ct_zone(ct)->id, &pkt);
+		return data_verdict(rn, skb, ct, ctinfo, &key,
+				    rocect_qp_find(rn, &key), ip, caplen, &pkt);
+	}
 }
 
 /**

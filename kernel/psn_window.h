@@ -218,8 +218,8 @@ static inline u32 roce_psn_read_seen(u32 word, u32 span)
  * Return: the space's word with the packet seen (a first packet starts
  * it; one ahead moves it on), or 0 if @psn lies outside the window.
  */
-static inline u32 roce_psn_next(u32 word, u32 psn, u32 window, u32 floor,
-				u32 ceil, u32 span)
+static __always_inline u32 roce_psn_next(u32 word, u32 psn, u32 window,
+					 u32 floor, u32 ceil, u32 span)
 {
 	const u32 both = ROCE_PSN_KNOWN | ROCE_PSN_SEEN;
 	u32 next = word & ROCE_QPN_MASK, ahead = window, behind = window;
