@@ -69,12 +69,15 @@ with open(sys.argv[1] + '/ports', 'w') as f:
 forwarded() { nft_packets "$r" watch_p1 forward; }
 
 # examples/router-flowtable.nft with this topology's interface names
-# (m's veth2 too), and a counter of c1's flow in the forward hook.
+# (m's veth2 too, and VLAN 10's), and a counter of c1's flow in the
+# forward hook.
 ruleset()
 {
-	sed '/devices/ { s/"inside"/"veth0", "veth0.10"/; s/"outside"/"veth1", "veth2"/ }
-	     s/"inside"/{ "veth0", "veth0.10" }/' \
-		"$TOP/examples/router-flowtable.nft"
+	local inside='"veth0"'
+
+	[ -z "$vlans" ] || inside='"veth0", "veth0.10"'
+	sed "/devices/ { s/\"inside\"/$inside/; s/\"outside\"/\"veth1\", \"veth2\"/ }
+	     s/\"inside\"/{ $inside }/" "$TOP/examples/router-flowtable.nft"
 	cat <<-EOT
 	table inet watch_p1 {
 	    chain forward {
@@ -125,8 +128,18 @@ qp_packets() { on "$r" -j qp show src 10.0.1.1 dst 10.0.2.1 dqpn "$1" | jq '.[0]
 check "module installed for modprobe" install_module
 check "packets crafted with scapy" craft_packets
 source "$pkts/ports"
-check "topology: a, r, b, the third host m, VLAN 10 between a and r" \
-	eval 'setup_router_topology && setup_attacker && vlan10 && count_roce_input "$a" "$b"'
+check "topology: a, r, b and the third host m" \
+	eval 'setup_router_topology && setup_attacker && count_roce_input "$a" "$b"'
+# The debug kernel has no 8021q (nor dummy): there the VLAN checks, and
+# the device made later, are left out.
+vlans=1 devs=4
+if modprobe -q 8021q 2>/dev/null || [ -d /proc/net/vlan ]; then
+	check "VLAN 10 between a and r" vlan10
+	devs=5
+else
+	vlans=
+	echo "# no 8021q in this kernel: the VLAN checks are left out"
+fi
 # m's spoofs in a's name are routed back out of veth1 to b: the flowtable
 # serves veth2 too, so that only the guard can stop them.
 check "examples/router-flowtable.nft on r" ip netns exec "$r" nft -f <(ruleset)
@@ -146,7 +159,7 @@ on_mode_count=$(qp_packets 0x12)
 hooks_listed || echo "# nft cannot list hooks here (no nfnetlink_hook): hook counts not checked"
 check "offload guarded, CNPs on" on "$r" config set offload guarded cnp on
 check "... shown as guarded" is "$(on "$r" -j config | jq -r .offload)" guarded
-check "... a guard hook on each of r's devices (lo, veth0-2, veth0.10)" hooks_are 5
+check "... a guard hook on each of r's $devs devices" hooks_are "$devs"
 check "... revoked the flow offload on let go" is "$(offloaded "$r" ipv4 "$P1")" 0
 check "c1's data: all 10 reach b, offloaded again, without the helper" \
 	is "$(sent "$a" ab1-more b offload-flows wrong-psn) $(offloaded "$r" ipv4 "$P1") $(helped "$r" ipv4 "$P1")" \
@@ -191,20 +204,22 @@ check "qp del of c4's entry" on "$r" qp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x32
 check "... the next packets are dropped" \
 	is "$(sent "$a" ab4 b unknown-qp-dropped) $(offloaded "$r" ipv4 "$P4")" "0 20 0"
 
-# VLAN 10's frames come in tagged on veth0, where the flowtable can take
-# them; the guard checks them there, once, as from veth0.10, which the
-# entry is bound to.
-check "a's IPv4 default route on VLAN 10" \
-	ip -n "$a" route replace default via 10.0.10.254
-check "IPv4 handshake c9 over the VLAN" xchg "$a" c9-req "$b" c9-rep "$a" c9-rtu
-check "c9's data: all 20 reach b, offloaded, none refused" \
-	is "$(sent "$a" vb9 b offload-flows wrong-iface) $(offloaded "$r" ipv4 "$P9")" "20 1 0 1"
-check "... its entry counted each packet once" \
-	is "$(on "$r" -j qp show src 10.0.10.1 dst 10.0.2.1 dqpn 0x72 | jq '.[0].packets')" 20
-check "a's default route back on veth0, untagged" \
-	ip -n "$a" route replace default via 10.0.1.254
-check "guarded: c9's sender untagged (another interface) is dropped" \
-	is "$(sent "$a" vb9-more b wrong-iface)" "0 10"
+if [ -n "$vlans" ]; then
+	# VLAN 10's frames come in tagged on veth0, where the flowtable can take
+	# them; the guard checks them there, once, as from veth0.10, which the
+	# entry is bound to.
+	check "a's IPv4 default route on VLAN 10" \
+		ip -n "$a" route replace default via 10.0.10.254
+	check "IPv4 handshake c9 over the VLAN" xchg "$a" c9-req "$b" c9-rep "$a" c9-rtu
+	check "c9's data: all 20 reach b, offloaded, none refused" \
+		is "$(sent "$a" vb9 b offload-flows wrong-iface) $(offloaded "$r" ipv4 "$P9")" "20 1 0 1"
+	check "... its entry counted each packet once" \
+		is "$(on "$r" -j qp show src 10.0.10.1 dst 10.0.2.1 dqpn 0x72 | jq '.[0].packets')" 20
+	check "a's default route back on veth0, untagged" \
+		ip -n "$a" route replace default via 10.0.1.254
+	check "guarded: c9's sender untagged (another interface) is dropped" \
+		is "$(sent "$a" vb9-more b wrong-iface)" "0 10"
+fi
 
 # Back to offload on: the hooks go, and the spoof passes again.
 check "offload on" on "$r" config set offload on
@@ -216,10 +231,12 @@ check "on: a's QP from m passes (documented)" \
 
 # A device made while guarded gets its hook; rmmod with hooks on.
 check "offload guarded again" on "$r" config set offload guarded
-check "a dummy device made on r gets a hook" \
-	eval 'ip -n "$r" link add dummy9 type dummy && hooks_are 6'
-check "... and loses it when deleted" \
-	eval 'ip -n "$r" link del dummy9 && hooks_are 5'
+if modprobe -q dummy 2>/dev/null; then
+	check "a dummy device made on r gets a hook" \
+		eval 'ip -n "$r" link add dummy9 type dummy && hooks_are $((devs + 1))'
+	check "... and loses it when deleted" \
+		eval 'ip -n "$r" link del dummy9 && hooks_are $devs'
+fi
 check "ruleset removed" ip netns exec "$r" nft delete table inet rocect
 check "rmmod with the guard on" unload_module
 check "kernel log clean" dmesg_clean
