@@ -86,7 +86,8 @@ static int config_help(struct rd *rd)
 		"             psn-window 1-8388608 | check-qkey { on | off } |\n"
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
-		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } }\n");
+		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } |\n"
+		"             offload { off | on | guarded } }\n");
 	return 0;
 }
 
