@@ -52,12 +52,6 @@ bool rocect_helper_port(__be16 port)
 	return false;
 }
 
-/* Does the namespace drop what it cannot vouch for? */
-static bool strict(const struct rocect_net *rn)
-{
-	return rocect_cfg(&rn->config, unknown_qp) == ROCECT_UNKNOWN_QP_DROP;
-}
-
 /*
  * Log why a packet is dropped: through the helper's logger for a packet
  * of its conntrack, else (the guard's, guard.c) with the interface. Rate
@@ -89,7 +83,7 @@ static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			  const struct nf_conn *ct, enum rocect_counter ctr,
 			  const char *why)
 {
-	if (!strict(rn))
+	if (!rocect_strict(rn))
 		return NF_ACCEPT;
 	return drop_counted(rn, skb, ct, ctr, why);
 }
@@ -372,7 +366,7 @@ static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
 			  const struct nf_conn *ct, enum rocect_counter ctr)
 {
 	rocect_stats_inc(rn, ctr);
-	if (!strict(rn))
+	if (!rocect_strict(rn))
 		return NF_ACCEPT;
 	log_drop(skb, ct, ctr == ROCECT_CTR_WRONG_IFACE ?
 		 "QP data from another interface" :
@@ -423,7 +417,7 @@ data_verdict(struct rocect_net *rn, struct sk_buff *skb, struct nf_conn *ct,
 	     const struct roce_pkt *pkt)
 {
 	struct data_binding b = { .iif = ROCECT_IIF_UNBOUND };
-	bool inferred, admitted, checked, vouched = false, drop = strict(rn);
+	bool inferred, admitted, checked, vouched = false, drop = rocect_strict(rn);
 	enum rocect_counter wrong;
 
 	inferred = qp && rocect_qp_origin(qp) == ROCECT_ORIGIN_INFERRED;
@@ -501,7 +495,7 @@ static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
 			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
-	if (!strict(rn))
+	if (!rocect_strict(rn))
 		return NF_ACCEPT;
 	if (ct && rocect_flow_bound(ct, ctinfo, key.dqpn)) {
 		if (!cnp_from_peer(rn, skb, ROCECT_IIF_UNBOUND, pkt))

@@ -37,6 +37,17 @@ static inline void rocect_qp_key_of(struct rocect_qp_key *key, u16 zone,
 	roce_addr_widen(&key->daddr, roce_pkt_daddr(pkt), pkt->family);
 }
 
+/**
+ * rocect_strict() - does the namespace drop what it cannot vouch for?
+ * @rn: the namespace's state
+ *
+ * Return: true under unknown-qp drop.
+ */
+static inline bool rocect_strict(const struct rocect_net *rn)
+{
+	return rocect_cfg(&rn->config, unknown_qp) == ROCECT_UNKNOWN_QP_DROP;
+}
+
 int rocect_helper_init(const unsigned short *ports, unsigned int nports);
 void rocect_helper_exit(void);
 bool rocect_helper_port(__be16 port);

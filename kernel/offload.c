@@ -214,8 +214,7 @@ static bool offloadable(struct rocect_net *rn, const struct nf_conn *master,
 	u8 state;
 
 	if (!mode || t->src.u.udp.port == cm->src.u.udp.port ||
-	    (mode == ROCECT_OFFLOAD_GUARDED &&
-	     (zone || t->dst.u.udp.port != conn->data_dport)))
+	    (mode == ROCECT_OFFLOAD_GUARDED && zone))
 		return false;
 	state = READ_ONCE(conn->state);
 	if (state != ROCE_CS_REP && state != ROCE_CS_ESTABLISHED)
