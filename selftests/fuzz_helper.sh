@@ -29,7 +29,9 @@ craft_packets()
 		"$FUZZ_PACKETS" <<-'EOF'
 	import os, random, struct, sys
 	import roce_pkt
-	from scapy.all import IP, IPv6, IPv6ExtHdrHopByHop, IPv6ExtHdrDestOpt, UDP, Raw
+	from scapy.layers.inet import IP, UDP
+	from scapy.layers.inet6 import IPv6, IPv6ExtHdrHopByHop, IPv6ExtHdrDestOpt
+	from scapy.packet import Raw
 
 	out, fuzzdir, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
 	rng = random.Random(4791)

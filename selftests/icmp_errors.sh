@@ -19,7 +19,8 @@ craft_packets()
 {
 	pkts=$(mktemp -d)
 	craft "$pkts" "
-from scapy.all import ICMP, IPv6, ICMPv6PacketTooBig
+from scapy.layers.inet import ICMP
+from scapy.layers.inet6 import IPv6, ICMPv6PacketTooBig
 for fam, A, B in ((4, '10.0.1.1', '10.0.2.1'), (6, 'fd00:1::1', 'fd00:2::1')):
     ex = roce_pkt.cm_exchange(A, B, comm_ids=(0x3001, 0x4001),
                               qpns=(0x31, 0x41))

@@ -24,7 +24,7 @@ craft_packets()
 {
 	pkts=$(mktemp -d)
 	craft "$pkts" "
-from scapy.all import fragment
+from scapy.layers.inet import fragment
 A, B, A6, B6 = '10.0.1.1', '10.0.2.1', 'fd00:1::1', 'fd00:2::1'
 V = '10.0.10.1'
 def data(name, src, dst, dqpn, sport, n=1, psn=1, tos=0):

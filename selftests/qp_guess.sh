@@ -39,9 +39,14 @@ craft_packets()
 import random
 A, B = '10.0.1.1', '10.0.2.1'
 rng = random.Random(4791)
+kinds = {}
 def p(src, dst, op, dqpn, psn, sport, n=64, ext=None):
-    return roce_pkt.data_packet(4, src, dst, op, dqpn, psn & 0xffffff,
-                                payload_len=n, ext=ext, ip_args={'sport': sport})
+    # scapy builds each kind once; the PSNs are patched in (with_psn).
+    kind = (src, dst, op, dqpn, sport, n, ext)
+    if kind not in kinds:
+        kinds[kind] = bytes(roce_pkt.data_packet(4, src, dst, op, dqpn, 0,
+                            payload_len=n, ext=ext, ip_args={'sport': sport}))
+    return roce_pkt.with_psn(kinds[kind], psn)
 for i in range($NCONN + 2):
     qa, qb = 0x100 + i, 0x200 + i
     sa, sb = 0x400000 + 0x10000 * i, 0xc00000 + 0x10000 * i

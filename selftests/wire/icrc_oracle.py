@@ -277,14 +277,20 @@ def main():
     flipped = [flip(rng, c) for c in cases]
     rerouted = [reroute(rng, c) for c in cases]
     vectors = [bytes.fromhex(v[1].replace(' ', '')) for v in VECTORS]
+    # The selftests' fast path (roce_pkt.with_psn): another PSN, an ICRC
+    # that the C code must verify.
+    patchable = [c for c in cases if c.family == 4 and
+                 c.raw[(c.raw[0] & 0x0f) * 4 + 6:][:2] == b'\0\0']
+    repsn = [(rp.with_psn(c.raw, p), p) for c, p in
+             zip(patchable, [rng.randrange(1 << 24) for _ in patchable])]
     for raw, vec in zip(vectors, VECTORS):
         if oracle_icrc(raw) != vec[2]:
             print('Bail out! the oracle does not reproduce ' + vec[0])
             return 1
 
     packets = ([c.raw for c in cases] + [f[0] for f in flipped] +
-               [r[0] for r in rerouted] + vectors)
-    print('1..9')
+               [r[0] for r in rerouted] + vectors + [r[0] for r in repsn])
+    print('1..10')
     print('# seed %d, %d IPv4 + %d IPv6 packets, %s'
           % (args.seed, args.count4, args.count6, args.wiredump))
     print('# ICRC of %d of the %d flipped packets recomputed by the oracle'
@@ -298,6 +304,7 @@ def main():
     got_flip = [next(out) for _ in cases]
     got_reroute = [next(out) for _ in cases]
     got_vec = [next(out) for _ in vectors]
+    got_repsn = [next(out) for _ in repsn]
 
     tap = Tap()
     for fam in (4, 6):
@@ -325,6 +332,10 @@ def main():
               [(raw, {'malformed': 'none', 'icrc_ok': '1',
                       'icrc': '0x%08x' % v[2], 'icrc_calc': '0x%08x' % v[2]},
                 g, v[0]) for raw, v, g in zip(vectors, VECTORS, got_vec)])
+    tap.check('IPv4: %d packets with another PSN by roce_pkt.with_psn(): '
+              'the PSN read back, the ICRC verifies' % len(repsn),
+              [(raw, {'icrc_ok': '1', 'psn': '0x%06x' % psn}, g, '')
+               for (raw, psn), g in zip(repsn, got_repsn)])
     return 1 if tap.failed else 0
 
 

@@ -275,6 +275,41 @@ def stored_icrc(raw):
     return struct.unpack('<I', bytes(raw)[-4:])[0]
 
 
+def icrc_ipv4(raw):
+    """ICRC of an IPv4 RoCEv2 packet, as icrc_ipv6() computes IPv6's.
+
+    The masked fields are IPv4's: type of service, TTL and header checksum
+    set to ones; the UDP checksum and BTH byte 4 as for IPv6.
+    """
+    raw = bytearray(raw)
+    ihl = (raw[0] & 0x0f) * 4
+    if raw[0] >> 4 != 4 or raw[9] != 17 or len(raw) < ihl + 8 + 12 + 4:
+        raise ValueError('not an IPv4/UDP/BTH packet')
+    raw[1] = 0xff                   # type of service
+    raw[8] = 0xff                   # TTL
+    raw[10:12] = b'\xff\xff'        # header checksum
+    raw[ihl + 6:ihl + 8] = b'\xff\xff'
+    raw[ihl + 8 + 4] = 0xff
+    return zlib.crc32(b'\xff' * 8 + bytes(raw[:-4]))
+
+
+def with_psn(raw, psn):
+    """An IPv4 packet's bytes with another PSN and the ICRC to match.
+
+    The same packet as data_packet() makes with @psn, without scapy: a
+    guest's python builds thousands of these in the time scapy takes for
+    a few hundred. Its UDP checksum must be zero (as data_packet() leaves
+    it over IPv4).
+    """
+    raw = bytearray(raw)
+    bth = (raw[0] & 0x0f) * 4 + 8
+    if raw[0] >> 4 != 4 or raw[bth - 2:bth] != b'\0\0':
+        raise ValueError('not an IPv4 packet with a zero UDP checksum')
+    raw[bth + 9:bth + 12] = (psn & 0xffffff).to_bytes(3, 'big')
+    raw[-4:] = struct.pack('<I', icrc_ipv4(raw))
+    return bytes(raw)
+
+
 def _ip(family, src, dst, tos, ttl, flow_label, ip_id, df, ip_options):
     if family == 4:
         return IP(src=src, dst=dst, tos=tos, ttl=ttl, id=ip_id,
