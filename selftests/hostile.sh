@@ -36,7 +36,7 @@ craft_packets()
 {
 	pkts=$(mktemp -d)
 	craft "$pkts" "
-import struct, zlib
+import struct
 A, B = '10.0.1.1', '10.0.2.1'
 out, BTH = sys.argv[1], roce_pkt.BTH
 
@@ -52,10 +52,7 @@ def data(src, dqpn, **ip):
     return roce_pkt.data_packet(4, src, B, 0x04, dqpn, 1, payload_len=64,
                                 ip_args=dict(sport=0xd000 + dqpn, **ip))
 def icrc4(raw):         # the IPv4 ICRC again, after an edit
-    r = bytearray(raw)
-    r[1] = r[8] = r[32] = 0xff
-    r[10:12] = r[26:28] = b'\xff\xff'
-    return bytes(raw[:-4]) + struct.pack('<I', zlib.crc32(b'\xff' * 8 + bytes(r[:-4])))
+    return bytes(raw[:-4]) + struct.pack('<I', roce_pkt.icrc_ipv4(raw))
 def iplen(raw):         # IPv4 total length and checksum again, after an edit
     r = bytearray(raw)
     r[2:4], r[10:12] = struct.pack('>H', len(r)), bytes(2)

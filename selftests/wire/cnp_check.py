@@ -18,9 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import roce_pkt  # noqa: E402
 from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.inet6 import IPv6  # noqa: E402
-from scapy.utils import rdpcap  # noqa: E402
 from scapy.contrib.roce import BTH  # noqa: E402
-from scapy.utils import checksum  # noqa: E402
+from scapy.utils import checksum, rdpcap  # noqa: E402
 
 
 def icrc_ok(ip):

@@ -8,9 +8,10 @@
 #
 #   run_rxe_e2e.sh [KVER...]
 #
-# At once, because one run's three guests keep about one core busy: they
-# mostly wait on each other and on RDMA's timers. Two runs share two cores
-# and take about as long as one.
+# At once, because one run's three guests leave much of two cores idle:
+# they mostly wait on each other and on RDMA's timers. On 2 cores the two
+# kernels' runs took about 30 minutes together, against about 20 each one
+# after the other.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
