@@ -635,7 +635,7 @@ strict()
 		show R "\$ROCECT qp add src $B4 dst $A4 dqpn $qa sqpn $qb" &&
 		R "nft delete table ip gate"
 	log_test $? "strict: managed entries for QPs $qa (A) and $qb (B) added"
-	A "while pgrep -x ibv_rc_pingpong >/dev/null; do sleep 0.5; done
+	A "while pgrep -x ibv_rc_pingpong >/dev/null; do nap 0.5; done
 	   cat /tmp/pp.client" >"$out/pp3.out"
 	check "strict: with them, ibv_rc_pingpong works" \
 		grep -q 'iters in' "$out/pp3.out"
@@ -673,7 +673,7 @@ offload()
 			grep -q OFFLOAD'
 	R "conntrack -L -p udp --dport 4791 2>/dev/null" >"$out/offload.conntrack"
 	check "offload: rping completes 1000 exchanges through R" \
-		A "while [ ! -s /tmp/rping.rc ]; do sleep 0.5; done
+		A "while [ ! -s /tmp/rping.rc ]; do nap 0.5; done
 		   exit \$(cat /tmp/rping.rc)"
 	check "offload: R admitted its data flows without the helper" \
 		test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 2))

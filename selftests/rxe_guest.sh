@@ -174,7 +174,7 @@ stop_captures()
 	local f
 
 	pkill -INT -x tcpdump
-	while pgrep -x tcpdump >/dev/null; do sleep 0.2; done
+	while pgrep -x tcpdump >/dev/null; do nap 0.2; done
 	for f in /tmp/*.pcap; do
 		[ -e "$f" ] && mv "$f" "${f%.pcap}.tcpdump" "$1/"
 	done
