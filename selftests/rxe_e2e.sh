@@ -22,9 +22,11 @@
 # (nothing is inferred), and works once `rocect qp add` installs managed
 # entries for its QPs. With R dropping 1% of what it forwards (netem),
 # rping, ucmatose and perftest's send, write and read with and without -R
-# complete, and no packet falls outside its PSN window. With offload on and
-# a flowtable on R, rping's and ucmatose's data flows leave the helper for
-# the flowtable and the programs complete.
+# complete, and no packet falls outside its PSN window. With a flowtable on
+# R, the data flows of ucmatose (offload on), rping, ib_write_bw -R and
+# ib_read_bw -R (offload guarded) leave the helper for the flowtable and
+# the programs complete; guarded, rocect's guard still inspects every
+# packet, and the lossy network's run goes through it.
 #
 #   rxe_e2e.sh [-k KVER] [-p PORT] [-o DIR] [-s SCENARIOS] [--demo]
 #
@@ -646,14 +648,51 @@ strict()
 	B "stop ibv_rc_pingpong"
 }
 
-# offload: R in strict mode with offload on and a flowtable
-# (examples/router-flowtable.nft): rping's and ucmatose's data flows come
-# without the helper, as one pair explains each (the port rxe derives from
-# the QP numbers is the one R computes), and the flowtable takes them
-# over; the programs complete. Then R goes back to the helper's ruleset.
+# roce_in: the RoCE packets that came in on R's links, counted by a netdev
+# ingress chain ahead of everything but rocect's guard (offload_counter).
+roce_in()
+{
+	R "nft list table netdev roce_in" | grep -o 'packets [0-9]*' |
+		awk '{ n += $2 } END { print n + 0 }'
+}
+
+# offload_counter: that chain, one per link.
+offload_counter()
+{
+	local d rules="add table netdev roce_in;"
+
+	for d in eth0 eth1; do
+		rules+=" add chain netdev roce_in $d { type filter hook"
+		rules+=" ingress device $d priority -500; };"
+		rules+=" add rule netdev roce_in $d udp dport 4791 counter;"
+	done
+	R "nft '$rules'"
+}
+
+# inspected_share FROM_IN FROM_PACKETS: the share (in %) of the RoCE
+# packets that came in on R since roce_in said FROM_IN that rocect
+# inspected (its packets counter, which said FROM_PACKETS).
+inspected_share()
+{
+	local got seen
+
+	got=$(($(R "\$ROCECT -j stats" | jq .packets) - $2))
+	seen=$(($(roce_in) - $1))
+	echo "    rocect inspected $got of $seen packets" >&2
+	echo $((seen > 0 ? got * 100 / seen : 0))
+}
+
+# offload: R in strict mode with a flowtable (examples/router-flowtable.nft):
+# the data flows of the connections it tracks leave the helper, as one
+# pair explains each (the port rxe derives from the QP numbers is the one
+# R computes), and the flowtable takes them over. With offload on,
+# ucmatose completes, and most of its packets pass unseen by rocect. With
+# offload guarded, rping, ib_write_bw -R and ib_read_bw -R complete and
+# rocect's guard sees every packet of their offloaded flows. R stays
+# guarded for the lossy network (loss), which puts the helper back.
 offload()
 {
-	local flows revoked
+	local flows revoked in0 pk0 p
 
 	say "offload: R hands the data flows of its connections to a flowtable"
 	R "nft delete table inet rocect &&
@@ -661,27 +700,59 @@ offload()
 		$TOP/examples/router-flowtable.nft | nft -f - &&
 	   \$ROCECT config set offload on"
 	log_test $? "offload: router-flowtable.nft on R, offload on"
+	offload_counter
+	log_test $? "offload: a counter of the RoCE packets R takes in"
+	flows=$(R "\$ROCECT -j stats" | jq .offload_flows)
+	in0=$(roce_in)
+	pk0=$(R "\$ROCECT -j stats" | jq .packets)
+	B "ucmatose -c 2 -C 500 >/dev/null 2>&1 & wait_listen ucmatose"
+	check "offload: ucmatose completes (2 connections)" \
+		A "ucmatose -s $B4 -c 2 -C 500 >/dev/null"
+	check "offload: R admitted their data flows without the helper" \
+		test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 4))
+	check "offload on: rocect saw under half of ucmatose's packets" \
+		test "$(inspected_share "$in0" "$pk0")" -lt 50
+
+	show R "\$ROCECT config set offload guarded"
+	log_test $? "offload: offload guarded"
 	flows=$(R "\$ROCECT -j stats" | jq .offload_flows)
 	revoked=$(R "\$ROCECT -j stats" | jq .offload_revoked)
+	in0=$(roce_in)
+	pk0=$(R "\$ROCECT -j stats" | jq .packets)
 	# rping in the background on A: R's flowtable is looked at while the
 	# data flows (its DREQ revokes them at the end).
 	B "rping -s -a $B4 -C 1000 >/dev/null 2>&1 & wait_listen rping"
 	A "rm -f /tmp/rping.rc; (rping -c -a $B4 -C 1000 >/dev/null 2>&1
 	   echo \$? >/tmp/rping.rc) >/dev/null 2>&1 &"
-	check "offload: rping's data flows in R's flowtable ([OFFLOAD])" \
+	check "guarded: rping's data flows in R's flowtable ([OFFLOAD])" \
 		busywait 120000 eval 'R "conntrack -L -p udp --dport 4791 2>/dev/null" |
 			grep -q OFFLOAD'
 	R "conntrack -L -p udp --dport 4791 2>/dev/null" >"$out/offload.conntrack"
-	check "offload: rping completes 1000 exchanges through R" \
+	check "guarded: rping completes 1000 exchanges through R" \
 		A "while [ ! -s /tmp/rping.rc ]; do nap 0.5; done
 		   exit \$(cat /tmp/rping.rc)"
-	check "offload: R admitted its data flows without the helper" \
+	B "stop rping"
+	check "guarded: R admitted its data flows without the helper" \
 		test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 2))
-	check "offload: its DREQ revoked them" \
+	check "guarded: its DREQ revoked them" \
 		test "$(R "\$ROCECT -j stats" | jq .offload_revoked)" -gt "$revoked"
-	B "ucmatose -c 2 -C 500 >/dev/null 2>&1 & wait_listen ucmatose"
-	check "offload: ucmatose completes (2 connections)" \
-		A "ucmatose -s $B4 -c 2 -C 500 >/dev/null"
+	for p in ib_write_bw ib_read_bw; do
+		flows=$(R "\$ROCECT -j stats" | jq .offload_flows)
+		B "$p -R -d rxe0 -s 16384 -n 300 >/dev/null 2>&1 & wait_listen $p"
+		check "guarded: $p -R, 300 messages" \
+			A "timeout 200 $p -R -d rxe0 -s 16384 -n 300 $B4 >/dev/null"
+		B "stop $p"
+		check "guarded: $p's data flows went without the helper" \
+			test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 2))
+	done
+	check "guarded: rocect inspected every RoCE packet R took in" \
+		test "$(inspected_share "$in0" "$pk0")" -ge 99
+	R "nft delete table netdev roce_in"
+}
+
+# offload_off: R back to the helper's ruleset.
+offload_off()
+{
 	R "\$ROCECT config set offload off && nft delete table inet rocect &&
 	   nft -f <(nft_roce_ruleset)"
 	log_test $? "offload: R back to the helper's ruleset, offload off"
@@ -751,6 +822,7 @@ loss()
 		tc qdisc replace dev $d root netem loss 1% limit 20000 || exit 1
 	   done' 2>/dev/null; then
 		echo "# loss: no netem on $kver: skipped"
+		offload_off
 		return 0
 	fi
 	show R "\$ROCECT config set unknown-qp drop"
@@ -781,6 +853,7 @@ loss()
 	show R "\$ROCECT stats | grep -E '^(wrong-[a-z]+|unknown-qp-dropped) '"
 	check "loss: R counted no packet outside its PSN window" \
 		is "$(R "\$ROCECT -j stats" | jq '.wrong_psn')" 0
+	offload_off
 }
 
 # links_on_failure: after a scenario that failed a check, every guest's
