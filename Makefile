@@ -122,6 +122,8 @@ $(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) $(TOP)/kernel/cm_fsm.c \
 		$(TOP)/selftests/wire/cm_fsm_test.c \
 		$(TOP)/selftests/wire/pair_infer_test.c \
 		$(TOP)/kernel/psn_window.h $(TOP)/selftests/wire/psn_window_test.c \
+		$(TOP)/kernel/service_rules.c $(TOP)/kernel/service_rules.h \
+		$(TOP)/selftests/wire/service_rules_test.c \
 		$(TOP)/selftests/wire/wire_test.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@

@@ -14,6 +14,7 @@
 #include "netns.h"
 #include "offload.h"
 #include "psn_window.h"
+#include "service_policy.h"
 
 /* Expectations to set up once the namespace's lock is dropped. */
 struct cm_todo {
@@ -232,10 +233,14 @@ static void index_for_offload(struct rocect_net *rn, struct rocect_conn *conn,
  * @iif: where it came in (rocect_arrival()): a REQ binds the active side's
  *	QP entry to it, a REP the passive side's
  *
+ * A REQ or SIDR_REQ that would start a connection asks the service policy
+ * first (service_policy.c): one it drops starts nothing.
+ *
  * Context: the helper callback (RCU, softirq or process context).
+ * Return: %NF_ACCEPT, or %NF_DROP for a REQ the service policy drops.
  */
-void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
-		      const struct roce_pkt *pkt, int iif)
+int rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
+		     const struct roce_pkt *pkt, int iif)
 {
 	u16 zone = nf_ct_zone(ct)->id;
 	struct cm_todo todo = { 0 };
@@ -245,14 +250,23 @@ void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
 	enum roce_cm_event ev;
+	int verdict = NF_ACCEPT;
+	u32 mark = 0;
 
 	if (!roce_cm_event_of(&pkt->cm, &ev))
-		return;
+		return NF_ACCEPT;
 
 	rocect_net_lock(rn, &events);
 	conn = find_conn(rn, pkt, ev, zone, &k);
 	state = conn ? conn->state : ROCE_CS_NONE;
 	act = roce_cm_step(state, ev, &next);
+	if ((act == ROCE_CM_ACT_REPLACE || act == ROCE_CM_ACT_CREATE) &&
+	    rocect_policy_decide(rn, pkt, zone, &mark) != ROCECT_POLICY_ACCEPT) {
+		/* What it would replace stays: the REQ never reaches B. */
+		verdict = NF_DROP;
+		conn = NULL;
+		act = ROCE_CM_ACT_NONE;
+	}
 	switch (act) {
 	case ROCE_CM_ACT_REPLACE:
 		rocect_conn_destroy(rn, conn, false);
@@ -261,6 +275,7 @@ void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 		conn = rocect_conn_create(rn, &k);
 		if (!conn)
 			break;
+		conn->mark = mark;
 		learn_active(conn, pkt, iif);
 		todo.reverse = !conn->sidr;
 		break;
@@ -313,6 +328,7 @@ void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	if (todo.keepalive)
 		rocect_expect_keepalive(rn, ct, &todo.active,
 					&todo.passive, !todo.sidr);
+	return verdict;
 }
 
 /* rocect_cm_data()'s work, for the packets its inline part lets through. */

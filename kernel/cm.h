@@ -9,10 +9,32 @@
 
 struct rocect_net;
 
-void rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
-		      const struct roce_pkt *pkt, int iif);
+int rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
+		     const struct roce_pkt *pkt, int iif);
 void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 			 struct rocect_qp *qp, const struct roce_pkt *pkt);
+
+/**
+ * rocect_cm_mark() - give a new data flow its connection's mark
+ * @ct: the flow's conntrack, or NULL
+ * @conn: the connection, whose service policy rule may have set a mark
+ *
+ * Only while @ct is unconfirmed, on its first packet: a mark nft or the
+ * operator set later stays theirs.
+ */
+static inline void rocect_cm_mark(struct nf_conn *ct,
+				  const struct rocect_conn *conn)
+{
+#if IS_ENABLED(CONFIG_NF_CONNTRACK_MARK)
+	u32 mark;
+
+	if (likely(!ct || nf_ct_is_confirmed(ct)))
+		return;
+	mark = READ_ONCE(conn->mark);
+	if (mark && !READ_ONCE(ct->mark))
+		WRITE_ONCE(ct->mark, mark);
+#endif
+}
 
 /**
  * rocect_cm_data() - what a data packet tells about its connection
@@ -42,6 +64,7 @@ static inline void rocect_cm_data(struct rocect_net *rn, struct nf_conn *ct,
 	const struct rocect_conn *conn = rocect_qp_conn(qp);
 	u32 kept;
 
+	rocect_cm_mark(ct, conn);
 	if (qp->dir != 0)
 		return;
 	kept = READ_ONCE(conn->kept);

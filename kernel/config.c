@@ -69,6 +69,8 @@ module_param_named(check_qkey, defaults[ROCECT_CFG_check_qkey], uint, 0444);
 MODULE_PARM_DESC(check_qkey, "Default: a QP's UD data must carry the Q_Key of its SIDR_REP or first packet (0 off, 1 on, default)");
 module_param_named(offload, defaults[ROCECT_CFG_offload], uint, 0444);
 MODULE_PARM_DESC(offload, "Default: admit the data flow of an RC or UC pair that alone explains it without the helper, for a flowtable (0 off, default; 1 on; 2 guarded: as on, and a netdev ingress hook checks those flows' packets)");
+module_param_named(policy_default, defaults[ROCECT_CFG_policy_default], uint, 0444);
+MODULE_PARM_DESC(policy_default, "Default: what the service policy does with a REQ no rule matches (0 accept, default; 1 drop)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -54,6 +54,8 @@ struct rocect_conn_key {
  *	known, %ROCECT_DATA_SPORT_NONE for a transport offload leaves alone
  * @data_dport: the UDP destination port of the connection's flows
  * @kept: jiffies of the keepalive's last pass (rocect_cm_data()), 0 before
+ * @mark: the conntrack mark of its data flows, from the service policy
+ *	(service_policy.c); 0: none
  * @bare: per direction, its data flow's last conntrack was admitted
  *	without the helper (offload.c), so the guard checks it (guard.c)
  * @port_node: in &rocect_conn_table.ports while @indexed
@@ -88,6 +90,7 @@ struct rocect_conn {
 	u16 data_sport;
 	__be16 data_dport;
 	u32 kept;
+	u32 mark;
 	struct rhlist_head port_node;
 	/* Never both: a connection leaves the list before it is freed. */
 	union {

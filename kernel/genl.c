@@ -66,6 +66,32 @@ static const struct nla_policy rocect_qp_flush_nl_policy[ROCECT_A_QP_MAX + 1] = 
 	[ROCECT_A_QP_ORIGIN]	= NLA_POLICY_MAX(NLA_U8, ROCECT_ORIGIN_MAX),
 };
 
+/* A rule's match, as POLICY_NEW and POLICY_DEL take it. */
+#define ROCECT_POLICY_MATCH_POLICY					\
+	[ROCECT_A_POLICY_ZONE]		= { .type = NLA_U16, },		\
+	[ROCECT_A_POLICY_SADDR4]	= { .type = NLA_BE32, },	\
+	[ROCECT_A_POLICY_DADDR4]	= { .type = NLA_BE32, },	\
+	[ROCECT_A_POLICY_SADDR6]	= NLA_POLICY_EXACT_LEN(16),	\
+	[ROCECT_A_POLICY_DADDR6]	= NLA_POLICY_EXACT_LEN(16),	\
+	[ROCECT_A_POLICY_SPREFIX]	= NLA_POLICY_MAX(NLA_U8, 128),	\
+	[ROCECT_A_POLICY_DPREFIX]	= NLA_POLICY_MAX(NLA_U8, 128),	\
+	[ROCECT_A_POLICY_SERVICE_ID]	= { .type = NLA_U64, },		\
+	[ROCECT_A_POLICY_SERVICE_MASK]	= { .type = NLA_U64, }
+
+/* ROCECT_CMD_POLICY_NEW - do */
+static const struct nla_policy rocect_policy_new_nl_policy[ROCECT_A_POLICY_MAX + 1] = {
+	ROCECT_POLICY_MATCH_POLICY,
+	[ROCECT_A_POLICY_INDEX]	= { .type = NLA_U32, },
+	[ROCECT_A_POLICY_ACTION] = NLA_POLICY_MAX(NLA_U8, ROCECT_POLICY_ACTION_MAX),
+	[ROCECT_A_POLICY_MARK]	= { .type = NLA_U32, },
+};
+
+/* ROCECT_CMD_POLICY_DEL - do: by index, or by match */
+static const struct nla_policy rocect_policy_del_nl_policy[ROCECT_A_POLICY_MAX + 1] = {
+	ROCECT_POLICY_MATCH_POLICY,
+	[ROCECT_A_POLICY_INDEX]	= { .type = NLA_U32, },
+};
+
 #define ROCECT_NLA_u8	NLA_U8
 #define ROCECT_NLA_u32	NLA_U32
 
@@ -151,6 +177,30 @@ static const struct genl_ops rocect_nl_ops[] = {
 		.doit		= rocect_nl_config_set_doit,
 		.policy		= rocect_config_set_nl_policy,
 		.maxattr	= ROCECT_A_CONFIG_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ROCECT_CMD_POLICY_NEW,
+		.doit		= rocect_nl_policy_new_doit,
+		.policy		= rocect_policy_new_nl_policy,
+		.maxattr	= ROCECT_A_POLICY_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ROCECT_CMD_POLICY_DEL,
+		.doit		= rocect_nl_policy_del_doit,
+		.policy		= rocect_policy_del_nl_policy,
+		.maxattr	= ROCECT_A_POLICY_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ROCECT_CMD_POLICY_GET,
+		.dumpit		= rocect_nl_policy_get_dumpit,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= ROCECT_CMD_POLICY_FLUSH,
+		.doit		= rocect_nl_policy_flush_doit,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

@@ -26,6 +26,10 @@ int rocect_nl_conn_get_start(struct netlink_callback *cb);
 int rocect_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int rocect_nl_cnp_send_doit(struct sk_buff *skb, struct genl_info *info);
 int rocect_nl_dump_done(struct netlink_callback *cb);
+int rocect_nl_policy_new_doit(struct sk_buff *skb, struct genl_info *info);
+int rocect_nl_policy_del_doit(struct sk_buff *skb, struct genl_info *info);
+int rocect_nl_policy_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int rocect_nl_policy_flush_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	ROCECT_NLGRP_EVENTS,

@@ -525,7 +525,10 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
-	rocect_cm_packet(rn, ct, pkt, rocect_arrival(rn, skb, pkt->family));
+	if (rocect_cm_packet(rn, ct, pkt, rocect_arrival(rn, skb, pkt->family)) ==
+	    NF_DROP)
+		return drop_counted(rn, skb, ct, ROCECT_CTR_POLICY_DROPPED,
+				    "REQ the service policy drops");
 	return NF_ACCEPT;
 }
 

@@ -68,6 +68,7 @@ void rocect_event_now(struct rocect_net *rn, struct rocect_qp *qp,
 		      enum rocect_event what);
 
 struct rocect_learn;
+struct rocect_policy;
 
 /**
  * struct rocect_net - all of rocect's state in one network namespace
@@ -87,6 +88,9 @@ struct rocect_learn;
  * @learn: learning's records, allocated when learn is first set on or
  *	unknown-qp first goes to drop (which recovers adopted flows' pairs)
  * @gc: the collector (gc.c), which ages both tables
+ * @guard_hooks: the guard's netdev hooks (guard.c), under the RTNL
+ * @policy: the service policy's rules (service_policy.c), or NULL
+ * @policy_gen: their generation, for dumps
  */
 struct rocect_net {
 	struct net *net;
@@ -100,7 +104,9 @@ struct rocect_net {
 	struct rocect_cnp_bucket np;
 	struct rocect_learn *learn;
 	struct delayed_work gc;
-	struct list_head guard_hooks;	/* under the RTNL (guard.c) */
+	struct list_head guard_hooks;
+	struct rocect_policy __rcu *policy;
+	u32 policy_gen;
 };
 
 extern unsigned int rocect_net_id;

@@ -20,6 +20,7 @@
 #include <net/netfilter/nf_conntrack_zones.h>
 #include <uapi/linux/rocect.h>
 
+#include "cm.h"
 #include "conn.h"
 #include "expect.h"
 #include "offload.h"
@@ -274,6 +275,8 @@ void rocect_offload_child(struct nf_conn *ct, struct nf_conntrack_expect *exp)
 			return;
 		}
 		if (bare) {
+			/* The helper will not see it: mark it now. */
+			rocect_cm_mark(ct, conn);
 			rocect_stats_inc(rn, ROCECT_CTR_OFFLOAD_FLOWS);
 			return;
 		}

@@ -14,6 +14,7 @@
 #include "learn.h"
 #include "netns.h"
 #include "offload.h"
+#include "service_policy.h"
 
 /* Setting @i as rocect_config_apply() leaves it. */
 static u32 setting_after(const struct rocect_config *c, const u32 *val,
@@ -123,6 +124,7 @@ static void __net_exit rocect_net_exit(struct net *net)
 	rocect_qp_net_exit(rn);
 	rocect_conn_net_exit(rn);
 	rocect_learn_net_exit(rn);
+	rocect_policy_net_exit(rn);
 	rocect_stats_net_exit(rn);
 }
 

@@ -61,3 +61,6 @@ ROCECT_SETTING(psn_window, PSN_WINDOW, u32, 1, ROCECT_PSN_WINDOW_MAX, 4096)
 ROCECT_SETTING(check_qkey, CHECK_QKEY, u8, 0, 1, 1)
 /* Data flows that one pair explains may leave for a flowtable (offload.c). */
 ROCECT_SETTING(offload, OFFLOAD, u8, 0, ROCECT_OFFLOAD_MAX, 0)
+/* What the service policy does with a REQ no rule matches. */
+ROCECT_SETTING(policy_default, POLICY_DEFAULT, u8, 0, ROCECT_POLICY_ACTION_MAX,
+	       ROCECT_POLICY_ACCEPT)

@@ -195,6 +195,8 @@ promcheck()
 	    "drop_unknown_opcode": (D, {"reason": "unknown-opcode"}),
 	    "drop_icrc": (D, {"reason": "icrc"}), "drop_spoofed": (D, {"reason": "spoofed"}),
 	    "drop_gso": (D, {"reason": "gso"}),
+	    "policy_dropped": (D, {"reason": "policy"}),
+	    "policy_default": ("rocect_policy_default_requests", {}),
 	    "wrong_iface": (F, {"check": "iface"}), "wrong_sport": (F, {"check": "sport"}),
 	    "wrong_psn": (F, {"check": "psn"}), "wrong_qkey": (F, {"check": "qkey"}),
 	    "cnp_forged": (F, {"check": "cnp"}),

@@ -27,5 +27,6 @@ void result(bool ok, const char *fmt, ...)
 void test_cm_fsm(void);
 void test_pair_infer(void);
 void test_psn_window(void);
+void test_service_rules(void);
 
 #endif /* _ROCECT_TAP_H */

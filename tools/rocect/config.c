@@ -60,6 +60,7 @@ static const struct rd_field settings[] = {
 	RD_FIELD("psn-window", ROCECT_A_CONFIG_PSN_WINDOW, RD_U32),
 	RD_NAMES("check-qkey", ROCECT_A_CONFIG_CHECK_QKEY, bools, 2),
 	RD_NAMES("offload", ROCECT_A_CONFIG_OFFLOAD, offload_modes, 3),
+	RD_NAMES("policy-default", ROCECT_A_CONFIG_POLICY_DEFAULT, policies, 2),
 	RD_NAMES("cnp", ROCECT_A_CONFIG_CNP, bools, 2),
 	RD_FIELD("cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, RD_U32),
 	RD_FIELD("cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, RD_U32),
@@ -87,7 +88,8 @@ static int config_help(struct rd *rd)
 		"             cnp { on | off } | cnp-interval-us US | cnp-max-rate PER_SECOND |\n"
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } |\n"
-		"             offload { off | on | guarded } }\n");
+		"             offload { off | on | guarded } |\n"
+		"             policy-default { accept | drop } }\n");
 	return 0;
 }
 

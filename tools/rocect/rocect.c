@@ -66,7 +66,7 @@ static void usage(void)
 		"       rocect [ -j | -p ] [ -force ] -b FILE\n"
 		"       rocect save\n"
 		"       rocect restore FILE\n"
-		"where  OBJECT := { qp | conn | stats | config | monitor | metrics }\n"
+		"where  OBJECT := { qp | conn | policy | stats | config | monitor | metrics }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -b[atch] FILE |\n"
 		"                    -f[orce] | -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
@@ -75,6 +75,7 @@ static void usage(void)
 static const struct rd_cmd objects[] = {
 	{ "qp", cmd_qp },
 	{ "conn", cmd_conn },
+	{ "policy", cmd_policy },
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "monitor", cmd_monitor },

@@ -196,12 +196,14 @@ int cmd_qp(struct rd *rd);
 int cmd_stats(struct rd *rd);
 int cmd_config(struct rd *rd);
 int cmd_monitor(struct rd *rd);
+int cmd_policy(struct rd *rd);
 
 /* Shared by qp and monitor */
 json_object *qp_to_json(const struct nlmsghdr *nlh);
 int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
+int policy_dump(struct rd *rd, json_object **rows);
 int cmd_metrics(struct rd *rd);
 int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);

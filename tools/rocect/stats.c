@@ -105,6 +105,8 @@ static const struct {
 	{ ROCECT_A_STATS_WRONG_QKEY, "wrong-qkey" },
 	{ ROCECT_A_STATS_OFFLOAD_FLOWS, "offload-flows" },
 	{ ROCECT_A_STATS_OFFLOAD_REVOKED, "offload-revoked" },
+	{ ROCECT_A_STATS_POLICY_DEFAULT, "policy-default" },
+	{ ROCECT_A_STATS_POLICY_DROPPED, "policy-dropped" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

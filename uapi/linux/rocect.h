@@ -64,6 +64,18 @@ enum rocect_offload_mode {
 
 #define ROCECT_OFFLOAD_MAX (__ROCECT_OFFLOAD_MAX - 1)
 
+/* What the service policy does with a REQ or SIDR_REQ a rule matches. */
+enum rocect_policy_action {
+	ROCECT_POLICY_ACCEPT,		/* tracked as without a policy */
+	ROCECT_POLICY_DROP,		/* dropped: no connection, no entries */
+	__ROCECT_POLICY_ACTION_MAX,
+};
+
+#define ROCECT_POLICY_ACTION_MAX (__ROCECT_POLICY_ACTION_MAX - 1)
+
+/* Most rules a namespace's service policy holds. */
+#define ROCECT_POLICY_RULES_MAX	4096
+
 enum {
 	ROCECT_A_QP_UNSPEC,
 	ROCECT_A_QP_PAD,
@@ -220,6 +232,8 @@ enum {
 	ROCECT_A_STATS_CONG_COUNT,	/* u32, congestion records now */
 	ROCECT_A_STATS_OFFLOAD_FLOWS,	/* u64, data flows admitted without the helper */
 	ROCECT_A_STATS_OFFLOAD_REVOKED,	/* u64, of those, killed to be decided again */
+	ROCECT_A_STATS_POLICY_DEFAULT,	/* u64, REQs no policy rule matched */
+	ROCECT_A_STATS_POLICY_DROPPED,	/* u64, REQs the service policy dropped */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -252,6 +266,9 @@ enum {
 	ROCECT_A_CONFIG_PSN_WINDOW,	/* u32, 1..8388608: PSNs either way */
 	ROCECT_A_CONFIG_CHECK_QKEY,	/* u8, 1: UD data with the QP's Q_Key */
 	ROCECT_A_CONFIG_OFFLOAD,	/* u8, enum rocect_offload_mode */
+	ROCECT_A_CONFIG_POLICY_DEFAULT,	/* u8, enum rocect_policy_action: no
+					 * rule matched
+					 */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
@@ -286,6 +303,32 @@ enum {
 	ROCECT_A_CONN_MAX = (__ROCECT_A_CONN_MAX - 1)
 };
 
+/* A rule of the service policy: its match, its action, its hits. */
+enum {
+	ROCECT_A_POLICY_UNSPEC,
+	ROCECT_A_POLICY_PAD,
+	ROCECT_A_POLICY_INDEX,		/* u32, its place from 0 (first match
+					 * wins); in POLICY_NEW: insert there
+					 */
+	ROCECT_A_POLICY_ZONE,		/* u16, absent: every zone */
+	ROCECT_A_POLICY_SADDR4,		/* be32, the REQ's source prefix */
+	ROCECT_A_POLICY_DADDR4,		/* be32, its destination prefix */
+	ROCECT_A_POLICY_SADDR6,		/* 16 bytes */
+	ROCECT_A_POLICY_DADDR6,		/* 16 bytes */
+	ROCECT_A_POLICY_SPREFIX,	/* u8, bits; absent: the whole address */
+	ROCECT_A_POLICY_DPREFIX,	/* u8 */
+	ROCECT_A_POLICY_SERVICE_ID,	/* u64, absent: every service */
+	ROCECT_A_POLICY_SERVICE_MASK,	/* u64, the bits compared; absent: all */
+	ROCECT_A_POLICY_ACTION,		/* u8, enum rocect_policy_action */
+	ROCECT_A_POLICY_MARK,		/* u32, accept: the connection's data
+					 * flows' conntrack mark; 0: none
+					 */
+	ROCECT_A_POLICY_HITS,		/* u64, REQs it decided */
+
+	__ROCECT_A_POLICY_MAX,
+	ROCECT_A_POLICY_MAX = (__ROCECT_A_POLICY_MAX - 1)
+};
+
 enum {
 	ROCECT_CMD_UNSPEC,
 	ROCECT_CMD_QP_GET,
@@ -302,6 +345,10 @@ enum {
 	ROCECT_CMD_QP_DELETE_NTF,
 	ROCECT_CMD_CONN_GET,
 	ROCECT_CMD_CNP_SEND,
+	ROCECT_CMD_POLICY_NEW,
+	ROCECT_CMD_POLICY_DEL,
+	ROCECT_CMD_POLICY_GET,
+	ROCECT_CMD_POLICY_FLUSH,
 
 	__ROCECT_CMD_MAX,
 	ROCECT_CMD_MAX = (__ROCECT_CMD_MAX - 1)
