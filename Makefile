@@ -124,6 +124,8 @@ $(BUILD)/bin/wire_test: $(WIRE_SRCS) $(WIRE_HDRS) $(TOP)/kernel/cm_fsm.c \
 		$(TOP)/kernel/psn_window.h $(TOP)/selftests/wire/psn_window_test.c \
 		$(TOP)/kernel/service_rules.c $(TOP)/kernel/service_rules.h \
 		$(TOP)/selftests/wire/service_rules_test.c \
+		$(TOP)/kernel/cm_reply.c $(TOP)/kernel/cm_reply.h \
+		$(TOP)/selftests/wire/cm_reply_test.c \
 		$(TOP)/selftests/wire/wire_test.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(filter %.c,$^) -lz -o $@

@@ -237,10 +237,11 @@ static void index_for_offload(struct rocect_net *rn, struct rocect_conn *conn,
  * first (service_policy.c): one it drops starts nothing.
  *
  * Context: the helper callback (RCU, softirq or process context).
- * Return: %NF_ACCEPT, or %NF_DROP for a REQ the service policy drops.
+ * Return: %ROCECT_POLICY_ACCEPT, or what the service policy does with a
+ * REQ it refuses (%ROCECT_POLICY_DROP, %ROCECT_POLICY_REJECT).
  */
-int rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
-		     const struct roce_pkt *pkt, int iif)
+u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
+		    const struct roce_pkt *pkt, int iif)
 {
 	u16 zone = nf_ct_zone(ct)->id;
 	struct cm_todo todo = { 0 };
@@ -250,20 +251,20 @@ int rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	struct rocect_conn_key k;
 	struct rocect_conn *conn;
 	enum roce_cm_event ev;
-	int verdict = NF_ACCEPT;
+	u8 verdict = ROCECT_POLICY_ACCEPT;
 	u32 mark = 0;
 
 	if (!roce_cm_event_of(&pkt->cm, &ev))
-		return NF_ACCEPT;
+		return ROCECT_POLICY_ACCEPT;
 
 	rocect_net_lock(rn, &events);
 	conn = find_conn(rn, pkt, ev, zone, &k);
 	state = conn ? conn->state : ROCE_CS_NONE;
 	act = roce_cm_step(state, ev, &next);
-	if ((act == ROCE_CM_ACT_REPLACE || act == ROCE_CM_ACT_CREATE) &&
-	    rocect_policy_decide(rn, pkt, zone, &mark) != ROCECT_POLICY_ACCEPT) {
+	if (act == ROCE_CM_ACT_REPLACE || act == ROCE_CM_ACT_CREATE)
+		verdict = rocect_policy_decide(rn, pkt, zone, &mark);
+	if (verdict != ROCECT_POLICY_ACCEPT) {
 		/* What it would replace stays: the REQ never reaches B. */
-		verdict = NF_DROP;
 		conn = NULL;
 		act = ROCE_CM_ACT_NONE;
 	}

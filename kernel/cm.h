@@ -9,8 +9,8 @@
 
 struct rocect_net;
 
-int rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
-		     const struct roce_pkt *pkt, int iif);
+u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
+		    const struct roce_pkt *pkt, int iif);
 void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 			 struct rocect_qp *qp, const struct roce_pkt *pkt);
 

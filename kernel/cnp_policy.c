@@ -28,16 +28,20 @@ void rocect_cnp_net_init(struct rocect_cnp_bucket *b)
 	b->last_ns = ktime_get_mono_fast_ns();
 }
 
-/*
- * May one more CNP go out? The bucket holds a tenth of a second's worth.
- * The clock is read under the lock: read before it, a CPU that waited could
- * store an older time than another's, and the next refill would count the
- * same span twice.
+/**
+ * rocect_bucket_take() - may one more packet go out at a rate?
+ * @b: the bucket
+ * @rate: packets per second, at least 1
+ *
+ * The bucket holds a tenth of a second's worth. The clock is read under
+ * the lock: read before it, a CPU that waited could store an older time
+ * than another's, and the next refill would count the same span twice.
+ *
+ * Return: true if it may (its cost is taken).
  */
-static bool global_budget(struct rocect_net *rn)
+bool rocect_bucket_take(struct rocect_cnp_bucket *b, u32 rate)
 {
-	struct rocect_cnp_bucket *b = &rn->np;
-	u64 cost = NSEC_PER_SEC / rocect_cfg(&rn->config, cnp_max_rate);
+	u64 cost = NSEC_PER_SEC / rate;
 	u64 now, cap = max_t(u64, cost, NSEC_PER_SEC / 10);
 	bool ok;
 
@@ -160,7 +164,7 @@ void rocect_cnp_ce(struct rocect_net *rn, struct sk_buff *skb,
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_INTERVAL);
 		return;
 	}
-	if (!global_budget(rn)) {
+	if (!rocect_bucket_take(&rn->np, rocect_cfg(c, cnp_max_rate))) {
 		rocect_stats_inc(rn, ROCECT_CTR_CNP_CAPPED);
 		return;
 	}

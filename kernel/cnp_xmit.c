@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sending a CNP from the kernel: build it with the wire library, route it
- * in the namespace (from any source address: on a router the CNP speaks for
- * the congested flow's receiver), keep it out of conntrack and the helper,
- * and hand it to ip_local_out()/ip6_local_out(), as nf_send_reset() does
- * with its resets.
+ * Sending a CNP, or a CM reply of the service policy's, from the kernel:
+ * build it with the wire library, route it in the namespace (from any
+ * source address: on a router the packet speaks for the congested flow's
+ * receiver, or for the server a REQ asked for), keep it out of conntrack
+ * and the helper, and hand it to ip_local_out()/ip6_local_out(), as
+ * nf_send_reset() does with its resets.
  */
 #include <linux/skbuff.h>
 #include <net/ip.h>
@@ -78,6 +79,49 @@ static int route6(struct net *net, struct sk_buff *skb,
 }
 
 /**
+ * rocect_xmit_packet() - send a RoCE packet rocect built
+ * @rn: the namespace's state
+ * @skb: the packet, its IP header at skb->data; consumed
+ * @family: 4 or 6
+ * @to: its destination
+ * @from: its source, which need not be this host's
+ * @port: the interface towards @to (its UDP ports are in the packet)
+ * @priority: its skb priority
+ *
+ * Context: any.
+ * Return: 0 when the output path took it; -ENOBUFS when that path dropped
+ * it (a full queue, a netfilter rule); another negative errno when it was
+ * not routed.
+ */
+int rocect_xmit_packet(struct rocect_net *rn, struct sk_buff *skb, u8 family,
+		       const union nf_inet_addr *to,
+		       const union nf_inet_addr *from,
+		       const struct rocect_cnp_port *port, u32 priority)
+{
+	struct net *net = rn->net;
+	int err;
+
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, family == 4 ? sizeof(struct iphdr) :
+					     sizeof(struct ipv6hdr));
+	skb->protocol = htons(family == 4 ? ETH_P_IP : ETH_P_IPV6);
+	skb->priority = priority;
+	/* Not a new flow to track, and never back through the helper. */
+	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
+
+	err = family == 4 ? route4(net, skb, to, from, port) :
+			    route6(net, skb, to, from, port);
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	/* Count only what left: a full queue is a packet never seen. */
+	err = family == 4 ? ip_local_out(net, NULL, skb) :
+			    ip6_local_out(net, NULL, skb);
+	return net_xmit_eval(err) ? -ENOBUFS : 0;
+}
+
+/**
  * rocect_xmit_cnp() - send one CNP
  * @rn: the namespace's state
  * @family: 4 or 6
@@ -99,7 +143,6 @@ int rocect_xmit_cnp(struct rocect_net *rn, u8 family,
 		    const union nf_inet_addr *from, u32 dest_qp,
 		    const struct rocect_cnp_port *port, u16 pkey)
 {
-	struct net *net = rn->net;
 	const struct rocect_config *c = &rn->config;
 	struct roce_cnp_params p = {
 		.ip = {
@@ -116,7 +159,6 @@ int rocect_xmit_cnp(struct rocect_net *rn, u8 family,
 	};
 	struct sk_buff *skb;
 	u32 len;
-	int err;
 
 	memcpy(p.ip.saddr, from, sizeof(p.ip.saddr));
 	memcpy(p.ip.daddr, to, sizeof(p.ip.daddr));
@@ -129,22 +171,6 @@ int rocect_xmit_cnp(struct rocect_net *rn, u8 family,
 		kfree_skb(skb);
 		return -EINVAL;
 	}
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, family == 4 ? sizeof(struct iphdr) :
-					     sizeof(struct ipv6hdr));
-	skb->protocol = htons(family == 4 ? ETH_P_IP : ETH_P_IPV6);
-	skb->priority = rocect_cfg(c, cnp_priority);
-	/* Not a new flow to track, and never back through the helper. */
-	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
-
-	err = family == 4 ? route4(net, skb, to, from, port) :
-			    route6(net, skb, to, from, port);
-	if (err) {
-		kfree_skb(skb);
-		return err;
-	}
-	/* Count only what left: a full queue is a CNP the sender never sees. */
-	err = family == 4 ? ip_local_out(net, NULL, skb) :
-			    ip6_local_out(net, NULL, skb);
-	return net_xmit_eval(err) ? -ENOBUFS : 0;
+	return rocect_xmit_packet(rn, skb, family, to, from, port,
+				  rocect_cfg(c, cnp_priority));
 }

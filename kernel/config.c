@@ -70,7 +70,9 @@ MODULE_PARM_DESC(check_qkey, "Default: a QP's UD data must carry the Q_Key of it
 module_param_named(offload, defaults[ROCECT_CFG_offload], uint, 0444);
 MODULE_PARM_DESC(offload, "Default: admit the data flow of an RC or UC pair that alone explains it without the helper, for a flowtable (0 off, default; 1 on; 2 guarded: as on, and a netdev ingress hook checks those flows' packets)");
 module_param_named(policy_default, defaults[ROCECT_CFG_policy_default], uint, 0444);
-MODULE_PARM_DESC(policy_default, "Default: what the service policy does with a REQ no rule matches (0 accept, default; 1 drop)");
+MODULE_PARM_DESC(policy_default, "Default: what the service policy does with a REQ no rule matches (0 accept, default; 1 drop; 2 reject)");
+module_param_named(reject_max_rate, defaults[ROCECT_CFG_reject_max_rate], uint, 0444);
+MODULE_PARM_DESC(reject_max_rate, "Default: REJs per second the service policy's reject sends at most (1 to 1000000, default 1000)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -21,6 +21,7 @@
 
 #include "adopt.h"
 #include "cm.h"
+#include "cm_reject.h"
 #include "expect.h"
 #include "helper.h"
 #include "learn.h"
@@ -525,11 +526,17 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
-	if (rocect_cm_packet(rn, ct, pkt, rocect_arrival(rn, skb, pkt->family)) ==
-	    NF_DROP)
+	switch (rocect_cm_packet(rn, ct, pkt,
+				 rocect_arrival(rn, skb, pkt->family))) {
+	case ROCECT_POLICY_ACCEPT:
+		return NF_ACCEPT;
+	case ROCECT_POLICY_REJECT:
+		rocect_cm_reject(rn, skb, pkt);
+		fallthrough;
+	default:
 		return drop_counted(rn, skb, ct, ROCECT_CTR_POLICY_DROPPED,
-				    "REQ the service policy drops");
-	return NF_ACCEPT;
+				    "REQ the service policy refuses");
+	}
 }
 
 /**

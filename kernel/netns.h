@@ -85,6 +85,7 @@ struct rocect_policy;
  * @qps: the QP table
  * @conns: the tracked CM connections
  * @np: the CNP budget
+ * @rej: the service policy's REJ budget
  * @learn: learning's records, allocated when learn is first set on or
  *	unknown-qp first goes to drop (which recovers adopted flows' pairs)
  * @gc: the collector (gc.c), which ages both tables
@@ -102,6 +103,7 @@ struct rocect_net {
 	struct rocect_qp_table qps;
 	struct rocect_conn_table conns;
 	struct rocect_cnp_bucket np;
+	struct rocect_cnp_bucket rej;
 	struct rocect_learn *learn;
 	struct delayed_work gc;
 	struct list_head guard_hooks;

@@ -64,3 +64,6 @@ ROCECT_SETTING(offload, OFFLOAD, u8, 0, ROCECT_OFFLOAD_MAX, 0)
 /* What the service policy does with a REQ no rule matches. */
 ROCECT_SETTING(policy_default, POLICY_DEFAULT, u8, 0, ROCECT_POLICY_ACTION_MAX,
 	       ROCECT_POLICY_ACCEPT)
+/* A REQ flood aimed at a refused service must not become a REJ flood. */
+ROCECT_SETTING(reject_max_rate, REJECT_MAX_RATE, u32, 1,
+	       ROCECT_REJECT_MAX_RATE_MAX, 1000)

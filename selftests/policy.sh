@@ -8,13 +8,15 @@
 # Rules decide a REQ by its prefixes and Service ID, first match wins:
 # accept tracks it (a mark goes on its data flows, seen by conntrack and
 # by an nft rule), drop keeps it from b and tracks nothing, so its data is
-# dropped too; no rule: config policy-default. IPv4 and IPv6, a port
-# space's mask, SIDR, hit counters, delete and flush, bad rules refused
-# with an error naming what is wrong.
+# dropped too; reject answers the client in the server's name with a REJ
+# (SIDR_REP), decoded by scapy, at most reject-max-rate a second; no rule:
+# config policy-default. IPv4 and IPv6, a port space's mask, SIDR, hit
+# counters, delete and flush, bad rules refused with an error naming what
+# is wrong.
 
 source "$(dirname "$0")/lib.sh"
 
-ksft_start conntrack
+ksft_start conntrack tcpdump
 
 craft_packets()
 {
@@ -40,6 +42,12 @@ conn('p6', A6, B6, 7174, (0x106, 0x206), (0x16, 0x26))
 conn('p7', A6, B6, 5555, (0x107, 0x207), (0x17, 0x27))
 save('s1-req', roce_pkt.cm_packet(4, A, B, 'sidr_req', local_comm_id=0x77,
      service_id=roce_pkt.rdma_cm_service_id(7174, roce_pkt.PS_UDP)))
+conn('p8', A, B, 3260, (0x108, 0x208), (0x18, 0x28))
+conn('p9', A6, B6, 3260, (0x109, 0x209), (0x19, 0x29))
+save('s2-req', roce_pkt.cm_packet(6, A6, B6, 'sidr_req', local_comm_id=0x78,
+     tid=0x55, service_id=roce_pkt.rdma_cm_service_id(3260, roce_pkt.PS_UDP)))
+p10 = roce_pkt.cm_exchange(A, B, port=3260, comm_ids=(0x10a, 0x20a), qpns=(0x1a, 0x2a))['req']
+save('p10-req3', p10, p10, p10)
 " 2>/dev/null
 }
 
@@ -145,6 +153,53 @@ check "SIDR_REQ udp:7174" eval 'send "$a" s1-req && fence b'
 check "... dropped by rule 3 (service udp)" \
 	is "$(got b) $(grew policy-dropped policy-default) $(rule_hits 3)" "0 1 0 1"
 
+# Test reject: iSER (tcp:3260) and a UD service on udp:3260 are refused in
+# b's name; a captures what comes back.
+# rej_json: the replies a captured, decoded once (scapy starts slowly).
+rej_json() { cat "$pkts/rej.json"; }
+ip netns exec "$a" tcpdump -i veth0 -U -w "$pkts/a.pcap" udp dst port 4791 \
+	2>"$pkts/tcpdump.err" &
+cap=$!
+bg=$cap
+check "capture on a" busywait 20000 grep -q listening "$pkts/tcpdump.err"
+check "rule: index 0 service tcp:3260 reject" on "$r" policy add index 0 service tcp:3260 reject
+check "rule: index 0 service udp:3260 reject" on "$r" policy add index 0 service udp:3260 reject
+snap
+check "p8 (tcp:3260) REQ" eval 'send "$a" p8-req && fence b'
+check "... never reached b; dropped and answered" \
+	is "$(got b) $(grew policy-dropped policy-rejected policy-rej-unsent)" "0 1 1 0"
+check "... a got the REJ" busywait 5000 rx_above "$a" "$at_a"
+check "p9 (IPv6, tcp:3260) REQ and SIDR_REQ udp:3260" send "$a" p9-req s2-req
+check "... both answered" busywait 5000 sh -c "[ \$($ROCECT -n $r -j stats | jq .policy_rejected) -eq 3 ]"
+check "... no connection on r" is "$(conn_state 264)$(conn_state 265)" ""
+check "... a got them" busywait 5000 rx_above "$a" $((at_a + 2))
+kill "$cap"
+wait "$cap" 2>/dev/null
+cap=
+bg=
+"$PYTHON" "$SELFTESTS_DIR/wire/cm_reply_check.py" "$pkts/a.pcap" >"$pkts/rej.json" 2>/dev/null
+log_test $? "capture decoded by scapy"
+check "... three replies" is "$(rej_json | wc -l)" 3
+check "the REJ of p8: from b to a, to the REQ's comm ID, reason 8 (invalid service ID)" is \
+	"$(rej_json | jq -r 'select(.family == 4) | "\(.src) \(.dst) \(.sport) \(.dport) \(.attr) \(.local_comm_id) \(.remote_comm_id) \(.msg_target) \(.reason) \(.tid)"')" \
+	"10.0.2.1 10.0.1.1 49152 4791 rej 0 264 0 8 4294967297"
+check "... a UD SEND_ONLY from QP1 to QP1, GSI Q_Key, CM class 2, Send, ICRC right" is \
+	"$(rej_json | jq -r 'select(.family == 4) | "\(.opcode) \(.pkey) \(.dqpn) \(.sqpn) \(.qkey) \(.class) \(.class_version) \(.method) \(.len) \(.icrc_ok)"')" \
+	"100 65535 1 1 2147549184 7 2 3 308 true"
+check "the REJ of p9 (IPv6): its fields, ICRC and UDP checksum right" is \
+	"$(rej_json | jq -r 'select(.attr == "rej" and .family == 6) | "\(.src) \(.remote_comm_id) \(.reason) \(.icrc_ok) \(.udp_csum_ok)"')" \
+	"fd00:2::1 265 8 true true"
+check "the SIDR_REP: request ID, status 1 (not supported), the service, no QPN" is \
+	"$(rej_json | jq -r 'select(.attr == "sidr_rep") | "\(.src) \(.request_id) \(.status) \(.service_id) \(.qpn) \(.tid) \(.icrc_ok) \(.udp_csum_ok)"')" \
+	"fd00:2::1 120 1 $((0x1110cbc)) 0 85 true true"
+check "reject-max-rate 1" on "$r" config set reject-max-rate 1
+snap
+check "three REQs at once (tcp:3260): all dropped" eval 'send "$a" p10-req3 && fence b'
+g=$(grew policy-dropped policy-rejected policy-rej-unsent)
+check "... one answered at most, the others counted unsent ($g)" \
+	eval '[ "$g" = "3 1 2" ] || [ "$g" = "3 0 3" ]'
+check "the reject rules deleted" eval 'on "$r" policy del service tcp:3260 && on "$r" policy del service udp:3260'
+
 # Test bad rules: each error names what is wrong.
 check "a prefix longer than its family" is "$(refused add from 10.0.0.0/33 accept)" \
 	"rocect: from: prefix length '33' is longer than an IPv4 address"
@@ -155,7 +210,7 @@ check "a mark on a dropping rule (kernel)" sh -c "$ROCECT -n $r policy add servi
 check "prefixes of two families (kernel)" sh -c "$ROCECT -n $r policy add from 10.0.0.0/8 to fd00::/8 accept 2>&1 | grep -q 'family'"
 check "a service ID with bits outside its mask (kernel)" sh -c "$ROCECT -n $r policy add service 0x1060001/0xffffffffffff0000 accept 2>&1 | grep -q 'outside its mask'"
 check "an index past the end (kernel)" sh -c "$ROCECT -n $r policy add index 9 service tcp:1 accept 2>&1 | grep -q 'past the end'"
-check "no action" is "$(refused add service tcp:1)" "rocect: a rule needs an action: accept or drop"
+check "no action" is "$(refused add service tcp:1)" "rocect: a rule needs an action: accept, drop or reject"
 check "del of no such rule" sh -c "$ROCECT -n $r policy del service tcp:2 2>&1 | grep -q 'no such rule'"
 check "still five rules" is "$(on "$r" -j policy show | jq length)" 5
 
@@ -166,6 +221,20 @@ check "del by index: rule 0" on "$r" policy del index 0
 check "three left, renumbered" is \
 	"$(on "$r" -j policy show | jq -r '[.[] | "\(.index):\(.service)"] | join(" ")')" \
 	"0:tcp:4420 1:tcp:7174 2:tcp:4420"
+rules() { on "$r" -j policy show | jq -c 'map(del(.hits))'; }
+kept=$(rules)
+check "save writes the rules as policy lines, in order" is \
+	"$(on "$r" save | grep '^policy' | paste -sd ';')" \
+	"policy flush;policy add from 0.0.0.0/0 to 10.0.2.0/24 service tcp:4420 accept mark 66;policy add service tcp:7174 accept;policy add from fd00:1::/64 to ::/0 service tcp:4420 accept mark 102"
+check "... to a file" eval 'on "$r" save >"$pkts/saved"'
+hits=$(rule_hits 1)
+check "restore of the same rules changes nothing (hits kept)" \
+	eval 'on "$r" restore "$pkts/saved" && [ "$(rules)" = "$kept" ] && [ "$(rule_hits 1)" = "$hits" ]'
+check "restore after a rule is deleted and one added: the file's rules" \
+	eval 'on "$r" policy del index 1 && on "$r" policy add service ib drop &&
+	      on "$r" restore "$pkts/saved" && [ "$(rules)" = "$kept" ]'
+check "the saved file replayed with -b: the same rules" \
+	eval 'on "$r" -b "$pkts/saved" && [ "$(rules)" = "$kept" ]'
 check "flush" on "$r" policy flush
 check "... none left" is "$(on "$r" -j policy show | jq length)" 0
 check "policy-default accept" on "$r" config set policy-default accept

@@ -197,6 +197,8 @@ promcheck()
 	    "drop_gso": (D, {"reason": "gso"}),
 	    "policy_dropped": (D, {"reason": "policy"}),
 	    "policy_default": ("rocect_policy_default_requests", {}),
+	    "policy_rejected": ("rocect_policy_rejects_sent", {}),
+	    "policy_rej_unsent": ("rocect_policy_rejects_not_sent", {}),
 	    "wrong_iface": (F, {"check": "iface"}), "wrong_sport": (F, {"check": "sport"}),
 	    "wrong_psn": (F, {"check": "psn"}), "wrong_qkey": (F, {"check": "qkey"}),
 	    "cnp_forged": (F, {"check": "cnp"}),

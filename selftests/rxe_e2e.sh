@@ -13,7 +13,8 @@
 # `rdma res show qp` reports on A and B, with the UDP flows related in
 # conntrack, TIMEWAIT after the disconnect, per-QP packet counters equal to
 # a tcpdump count on R, and gone after expiry. A refused connection (REJ)
-# leaves no QP entries. R marks A's traffic CE: the CNPs R sends are
+# leaves no QP entries. R's service policy admits rping's service, marking
+# its flows, and rejects ucmatose's in B's name (then drops it). R marks A's traffic CE: the CNPs R sends are
 # captured on A and checked (ICRC, BECN, A's QPN) against R's counters.
 # With learn on, R infers the QP pairs of ibv_rc_pingpong, ib_send_bw,
 # ib_write_bw, ib_read_bw (without -R) and ibv_ud_pingpong, which exchange
@@ -380,6 +381,56 @@ rejected()
 			'$q != null and all(.[]; (.src == "10.0.1.1" and .sqpn == $q) or
 					       (.dst == "10.0.1.1" and .dqpn == $q) | not)' \
 			<(R "\$ROCECT -j qp show")
+}
+
+# policy: R's service policy lets rping's service (tcp:7174) through to B
+# with a mark on its flows and rejects every other: ucmatose's REQ
+# (tcp:7471) is answered in B's name with a REJ, and A's rdma_cm reports
+# it at once; with drop instead, ucmatose waits on its REQ's retries.
+policy()
+{
+	local n0 ms rc
+
+	say "policy: R admits rping's service to B, marks its flows, refuses the rest"
+	R "\$ROCECT policy add to $B4 service tcp:7174 accept mark 0x7174 &&
+	   \$ROCECT policy add to $B4 reject"
+	log_test $? "policy: two rules on R: accept tcp:7174 with a mark, reject"
+	B "rping -s -a $B4 -C 20 >/dev/null 2>&1 & wait_listen rping"
+	check "policy: rping (tcp:7174) completes through R" \
+		A "rping -c -a $B4 -C 20 >/dev/null"
+	B "stop rping"
+	check "policy: rping's data flows carry the rule's mark on R" \
+		test "$(R "conntrack -L -p udp --dport 4791 --mark $((0x7174)) 2>/dev/null" |
+			grep -c "mark=$((0x7174))")" -ge 2
+	B "ucmatose -c 1 -C 10 >/dev/null 2>&1 & wait_listen ucmatose"
+	n0=$(R "\$ROCECT -j stats" | jq .policy_rejected)
+	read -r ms rc < <(A "s=\${EPOCHREALTIME/./}
+		timeout 60 ucmatose -s $B4 -c 1 -C 10 >/tmp/ucm.reject 2>&1
+		rc=\$?
+		echo \$(( (\${EPOCHREALTIME/./} - s) / 1000 )) \$rc")
+	A "cat /tmp/ucm.reject" >"$out/policy.reject"
+	echo "    reject: ucmatose failed after $ms ms (exit $rc)"
+	check "policy reject: ucmatose (tcp:7471) fails, refused by a REJ" \
+		eval '[ "$rc" != 0 ] && [ "$rc" != 124 ] &&
+		      grep -q REJECTED "$out/policy.reject"'
+	check "policy reject: R sent that REJ in B's name" \
+		test "$(R "\$ROCECT -j stats" | jq .policy_rejected)" -gt "$n0"
+	R "\$ROCECT policy del to $B4 && \$ROCECT policy add to $B4 drop"
+	log_test $? "policy: the last rule drops instead"
+	n0=$(R "\$ROCECT -j stats" | jq .policy_dropped)
+	read -r ms rc < <(A "s=\${EPOCHREALTIME/./}
+		timeout 15 ucmatose -s $B4 -c 1 -C 10 >/tmp/ucm.drop 2>&1
+		rc=\$?
+		echo \$(( (\${EPOCHREALTIME/./} - s) / 1000 )) \$rc")
+	A "cat /tmp/ucm.drop" >"$out/policy.drop"
+	echo "    drop: ucmatose still waiting after $ms ms (exit $rc)"
+	check "policy drop: ucmatose gets no answer in 15 s (its CM retries the REQ)" \
+		eval '[ "$rc" = 124 ] && ! grep -q REJECTED "$out/policy.drop"'
+	check "policy drop: R dropped its REQs" \
+		test "$(R "\$ROCECT -j stats" | jq .policy_dropped)" -gt "$n0"
+	B "stop ucmatose"
+	R "\$ROCECT policy flush"
+	log_test $? "policy: flushed"
 }
 
 # cnps: R marks A -> B RoCE packets CE; the CNPs it sends reach A.
@@ -935,6 +986,9 @@ connected ucm ucmatose "$A4" "$B4" 3 "ucmatose -c 3 -C 10000" \
 links_on_failure
 story "A connection B refuses"
 rejected
+links_on_failure
+story "A firewall's policy: which service A may open on B"
+policy
 links_on_failure
 story "Congestion: R marks A's packets CE and answers with CNPs, as a DCQCN" \
 	"notification point in the network would"

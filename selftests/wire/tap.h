@@ -28,5 +28,6 @@ void test_cm_fsm(void);
 void test_pair_infer(void);
 void test_psn_window(void);
 void test_service_rules(void);
+void test_cm_reply(void);
 
 #endif /* _ROCECT_TAP_H */

@@ -1151,6 +1151,7 @@ int main(void)
 	test_pair_infer();
 	test_psn_window();
 	test_service_rules();
+	test_cm_reply();
 	test_udp_sport();
 	printf("1..%d\n", ntest);
 	printf("%d passed, %d failed\n", passed, failed);

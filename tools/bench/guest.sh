@@ -221,6 +221,20 @@ cm_run()
 	     expect_kept: delta("expect-kept")}' <<<"$out"
 }
 
+# policy_rules N: a service policy of N rules on r, each accepting one
+# RDMA CM port to b's subnet; the last, the handshakes' (tcp:18515).
+policy_rules()
+{
+	local f p
+
+	f=$(mktemp)
+	for p in $(seq $((18515 - $1 + 1)) 18515); do
+		echo "policy add to 10.0.2.0/24 service tcp:$p accept"
+	done >"$f"
+	R -b "$f"
+	rm -f "$f"
+}
+
 stage_cm()
 {
 	local round
@@ -230,6 +244,10 @@ stage_cm()
 		cm_run cm-conntrack "$round" flows
 		r_helper
 		cm_run cm-helper "$round" handshake
+		# The same handshakes, each REQ decided by a 1000-rule policy.
+		policy_rules 1000
+		cm_run cm-policy "$round" handshake
+		R policy flush
 	done
 	R qp flush >/dev/null
 }

@@ -203,6 +203,20 @@ def handshakes(k, runs):
     values = paired(runs, 'cm-helper', 'cm-conntrack',
                     lambda n, d: 3 * n['rate'] / d['rate'])
     ratio_line(k, 'CM packets / new-flow packets', values, 0.8)
+    if 'cm-policy' in runs:
+        recs = runs['cm-policy']
+        s = spread([r['rate'] for r in recs])
+        k['variants']['cm-policy'] = dict(
+            s, tracked=[r['tracked'] for r in recs])
+        print('    with a 1000-rule service policy: tracked %s, %.0f '
+              'handshakes/s (%.0f-%.0f)'
+              % ('/'.join(map(str, k['variants']['cm-policy']['tracked'])),
+                 s['median'], s['min'], s['max']))
+        helper = {r['round']: r for r in runs['cm-helper']}
+        ratio_line(k, 'CM, 1000 policy rules / none',
+                   [r['rate'] / helper[r['round']]['rate'] for r in recs
+                    if r['round'] in helper and helper[r['round']]['rate']],
+                   0.9)
     failed = runs['cm-helper'][-1]['expect_failed']
     print('    expectations failed: %d' % failed)
     # Counted by the helper, so as exact as the instruction counts: the

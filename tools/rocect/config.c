@@ -10,6 +10,7 @@
 #include "rocect.h"
 
 static const char *const policies[] = { "accept", "drop" };
+static const char *const policy_actions[] = { "accept", "drop", "reject" };
 static const char *const bools[] = { "off", "on" };
 static const char *const offload_modes[] = { "off", "on", "guarded" };
 
@@ -60,7 +61,9 @@ static const struct rd_field settings[] = {
 	RD_FIELD("psn-window", ROCECT_A_CONFIG_PSN_WINDOW, RD_U32),
 	RD_NAMES("check-qkey", ROCECT_A_CONFIG_CHECK_QKEY, bools, 2),
 	RD_NAMES("offload", ROCECT_A_CONFIG_OFFLOAD, offload_modes, 3),
-	RD_NAMES("policy-default", ROCECT_A_CONFIG_POLICY_DEFAULT, policies, 2),
+	RD_NAMES("policy-default", ROCECT_A_CONFIG_POLICY_DEFAULT,
+		 policy_actions, 3),
+	RD_FIELD("reject-max-rate", ROCECT_A_CONFIG_REJECT_MAX_RATE, RD_U32),
 	RD_NAMES("cnp", ROCECT_A_CONFIG_CNP, bools, 2),
 	RD_FIELD("cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, RD_U32),
 	RD_FIELD("cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, RD_U32),
@@ -89,7 +92,8 @@ static int config_help(struct rd *rd)
 		"             cnp-dscp 0-63 | cnp-ecn 0-3 | cnp-priority N | cnp-ttl 1-255 |\n"
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } |\n"
 		"             offload { off | on | guarded } |\n"
-		"             policy-default { accept | drop } }\n");
+		"             policy-default { accept | drop | reject } |\n"
+		"             reject-max-rate PER_SECOND }\n");
 	return 0;
 }
 

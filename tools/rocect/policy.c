@@ -12,7 +12,7 @@
 
 #include "rocect.h"
 
-static const char *const policy_actions[] = { "accept", "drop" };
+static const char *const policy_actions[] = { "accept", "drop", "reject" };
 
 /* RDMA CM's port spaces: Service ID 0x00000000_01PP_pppp. */
 static const struct {
@@ -28,7 +28,7 @@ static const struct {
 static int policy_help(struct rd *rd)
 {
 	fprintf(stderr,
-		"Usage: rocect policy add [ index N ] MATCH { accept [ mark MARK ] | drop }\n"
+		"Usage: rocect policy add [ index N ] MATCH { accept [ mark MARK ] | drop | reject }\n"
 		"       rocect policy del { index N | MATCH }\n"
 		"       rocect [-j [-p]] policy [ show ]\n"
 		"       rocect policy flush\n"
@@ -191,7 +191,7 @@ static int rule_args(struct rd *rd, struct nlmsghdr *nlh, bool add)
 		}
 	}
 	if (add && !have_action) {
-		pr_err("a rule needs an action: accept or drop");
+		pr_err("a rule needs an action: accept, drop or reject");
 		return -1;
 	}
 	if (!add && have_index == have_match) {
@@ -338,6 +338,37 @@ static int policy_show(struct rd *rd)
 	}
 	return rd_show_rows(rd, policy_request, NULL, rule_to_json,
 			    policy_fields);
+}
+
+/**
+ * policy_rule_line() - a rule as the "policy add" line that makes it
+ * @row: the rule, as policy show's JSON has it
+ * @buf: where to write the line, without a newline
+ * @len: its size
+ *
+ * Return: 0, or -1 if it does not fit.
+ */
+int policy_rule_line(json_object *row, char *buf, size_t len)
+{
+	static const char *const keys[] = { "zone", "from", "to", "service" };
+	size_t used = snprintf(buf, len, "policy add");
+	json_object *v;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys) && used < len; i++) {
+		if (!json_object_object_get_ex(row, keys[i], &v) ||
+		    !strcmp(json_object_get_string(v), "any"))
+			continue;
+		used += snprintf(buf + used, len - used, " %s %s", keys[i],
+				 json_object_get_string(v));
+	}
+	if (used < len && json_object_object_get_ex(row, "action", &v))
+		used += snprintf(buf + used, len - used, " %s",
+				 json_object_get_string(v));
+	if (used < len && json_object_object_get_ex(row, "mark", &v))
+		used += snprintf(buf + used, len - used, " mark %s",
+				 json_object_get_string(v));
+	return used < len ? 0 : -1;
 }
 
 /**

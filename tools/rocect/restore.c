@@ -7,7 +7,10 @@
  * (another source QP, another interface) are replaced in place (no moment
  * without an entry for drop mode to drop in; their traffic binds them
  * afresh), the others are left alone with their counters and binding. So
- * a unit can run it at start, restart and reload alike.
+ * a unit can run it at start, restart and reload alike. The service
+ * policy's rules are left alone, hits and all, if they are the file's in
+ * its order; else they are flushed and the file's added, so for that
+ * moment policy-default decides.
  *
  * A file it cannot read as save's output is refused before anything
  * changes, as is one without a "config set" line (an empty or failed save
@@ -47,7 +50,32 @@ struct plan {
 	int config_argc[MAX_CONFIG_LINES];
 	char *config_argv[MAX_CONFIG_LINES][CONFIG_WORDS];
 	size_t nconfig;
+	char **rules;		/* "policy add" lines, words joined by spaces */
+	size_t nrules;
 };
+
+/* A "policy add" line of the file, kept as policy_rule_line() writes one. */
+static int plan_rule(struct plan *p, char **words, int n, const char *where)
+{
+	char line[512], **grown;
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < n && used < sizeof(line); i++)
+		used += snprintf(line + used, sizeof(line) - used, "%s%s",
+				 i ? " " : "", words[i]);
+	grown = realloc(p->rules, (p->nrules + 1) * sizeof(*p->rules));
+	if (used >= sizeof(line) || !grown) {
+		pr_err("%s: %s", where, grown ? "policy add line too long" :
+		       "out of memory");
+		if (grown)
+			p->rules = grown;
+		return -1;
+	}
+	p->rules = grown;
+	p->rules[p->nrules] = strdup(line);
+	return p->rules[p->nrules++] ? 0 : -1;
+}
 
 /* The key of an entry as "ZONE SRC DST DQPN", addresses canonical. */
 static int make_key(char *buf, size_t len, uint32_t zone, const char *src,
@@ -179,8 +207,13 @@ static int plan_line(struct plan *p, char *line, const char *where)
 		memcpy(p->config_argv[p->nconfig++], words, n * sizeof(*words));
 		return 0;
 	}
+	if (n == 2 && !strcmp(words[0], "policy") && !strcmp(words[1], "flush"))
+		return 0;
+	if (n >= 3 && !strcmp(words[0], "policy") && !strcmp(words[1], "add"))
+		return plan_rule(p, words, n, where);
 	if (n < 2 || strcmp(words[0], "qp") || strcmp(words[1], "add")) {
-		pr_err("%s: restore takes config set and qp add lines only", where);
+		pr_err("%s: restore takes config set, qp add and policy lines only",
+		       where);
 		return -1;
 	}
 	if (p->n == p->cap) {
@@ -299,6 +332,46 @@ static int reconcile_row(struct rd *rd, struct plan *p, json_object *row)
 	return delete_row(rd, row);
 }
 
+/* Are the namespace's rules the file's, in order? */
+static int same_rules(struct rd *rd, const struct plan *p, bool *same)
+{
+	json_object *rules = NULL;
+	char line[512];
+	size_t i;
+
+	if (policy_dump(rd, &rules))
+		return -1;
+	*same = json_object_array_length(rules) == p->nrules;
+	for (i = 0; *same && i < p->nrules; i++)
+		*same = !policy_rule_line(json_object_array_get_idx(rules, i),
+					  line, sizeof(line)) &&
+			!strcmp(line, p->rules[i]);
+	json_object_put(rules);
+	return 0;
+}
+
+/* Make the rules the file's: flush, then add each in order. */
+static int restore_rules(struct rd *rd, const struct plan *p)
+{
+	char flush[] = "policy flush", *argv[CONFIG_WORDS], *copy;
+	bool same;
+	size_t i;
+	int ret;
+
+	if (same_rules(rd, p, &same))
+		return 1;
+	if (same)
+		return 0;
+	ret = rd_run_words(rd, rd_split(flush, argv, CONFIG_WORDS), argv);
+	for (i = 0; !ret && i < p->nrules; i++) {
+		copy = strdup(p->rules[i]);
+		ret = !copy || rd_run_words(rd, rd_split(copy, argv, CONFIG_WORDS),
+					    argv);
+		free(copy);
+	}
+	return ret;
+}
+
 /**
  * cmd_restore() - the "restore" command
  * @rd: the invocation, positioned after "restore"
@@ -346,6 +419,7 @@ int cmd_restore(struct rd *rd)
 			p.qps[i].argv[1] = "replace";
 		ret |= rd_run_words(rd, p.qps[i].argc, p.qps[i].argv);
 	}
+	ret |= restore_rules(rd, &p);
 	ret = !!ret;
 out:
 	json_object_put(rows);
@@ -353,5 +427,8 @@ out:
 		free(lines[i]);
 	free(lines);
 	free(p.qps);
+	for (i = 0; i < p.nrules; i++)
+		free(p.rules[i]);
+	free(p.rules);
 	return ret;
 }

@@ -204,6 +204,7 @@ int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
 int policy_dump(struct rd *rd, json_object **rows);
+int policy_rule_line(json_object *row, char *buf, size_t len);
 int cmd_metrics(struct rd *rd);
 int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);

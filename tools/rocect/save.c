@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rocect save: the namespace's configuration and managed QP entries as
- * `rocect -b` lines, so that they survive a reboot or a module reload:
+ * rocect save: the namespace's configuration, managed QP entries and
+ * service policy as `rocect -b` lines, so that they survive a reboot or a
+ * module reload:
  *
  *   rocect save >/etc/rocect/saved && rocect -b /etc/rocect/saved
  *
@@ -51,7 +52,8 @@ static void put_entry(json_object *e)
  */
 int cmd_save(struct rd *rd)
 {
-	json_object *cfg, *rows = NULL;
+	json_object *cfg, *rows = NULL, *rules = NULL;
+	char line[512];
 	size_t i;
 	int ret = 1;
 
@@ -64,18 +66,30 @@ int cmd_save(struct rd *rd)
 		return 1;
 	}
 	cfg = json_object_new_object();
-	if (config_collect(rd, cfg) || qp_dump_managed(rd, &rows))
+	if (config_collect(rd, cfg) || qp_dump_managed(rd, &rows) ||
+	    policy_dump(rd, &rules))
 		goto out;
-	printf("# rocect save: configuration and managed QP entries\n");
+	printf("# rocect save: configuration, managed QP entries, service policy\n");
 	printf("config set");
 	json_object_object_foreach(cfg, key, val)
 		printf(" %s %s", key, json_object_get_string(val));
 	printf("\n");
 	for (i = 0; i < json_object_array_length(rows); i++)
 		put_entry(json_object_array_get_idx(rows, i));
+	/* The rules in their order, replacing any the namespace has. */
+	printf("policy flush\n");
+	for (i = 0; i < json_object_array_length(rules); i++) {
+		if (policy_rule_line(json_object_array_get_idx(rules, i), line,
+				     sizeof(line))) {
+			pr_err("a policy rule too long to save");
+			goto out;
+		}
+		printf("%s\n", line);
+	}
 	ret = fflush(stdout) ? 1 : 0;
 out:
 	json_object_put(cfg);
 	json_object_put(rows);
+	json_object_put(rules);
 	return ret;
 }

@@ -107,6 +107,8 @@ static const struct {
 	{ ROCECT_A_STATS_OFFLOAD_REVOKED, "offload-revoked" },
 	{ ROCECT_A_STATS_POLICY_DEFAULT, "policy-default" },
 	{ ROCECT_A_STATS_POLICY_DROPPED, "policy-dropped" },
+	{ ROCECT_A_STATS_POLICY_REJECTED, "policy-rejected" },
+	{ ROCECT_A_STATS_POLICY_REJ_UNSENT, "policy-rej-unsent" },
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -68,6 +68,9 @@ enum rocect_offload_mode {
 enum rocect_policy_action {
 	ROCECT_POLICY_ACCEPT,		/* tracked as without a policy */
 	ROCECT_POLICY_DROP,		/* dropped: no connection, no entries */
+	ROCECT_POLICY_REJECT,		/* dropped, and refused in the server's
+					 * name: a REJ (SIDR_REP) to the client
+					 */
 	__ROCECT_POLICY_ACTION_MAX,
 };
 
@@ -234,6 +237,10 @@ enum {
 	ROCECT_A_STATS_OFFLOAD_REVOKED,	/* u64, of those, killed to be decided again */
 	ROCECT_A_STATS_POLICY_DEFAULT,	/* u64, REQs no policy rule matched */
 	ROCECT_A_STATS_POLICY_DROPPED,	/* u64, REQs the service policy dropped */
+	ROCECT_A_STATS_POLICY_REJECTED,	/* u64, of those, answered with a REJ */
+	ROCECT_A_STATS_POLICY_REJ_UNSENT, /* u64, ... not answered: over
+					   * reject-max-rate, no route, no memory
+					   */
 
 	__ROCECT_A_STATS_MAX,
 	ROCECT_A_STATS_MAX = (__ROCECT_A_STATS_MAX - 1)
@@ -269,6 +276,7 @@ enum {
 	ROCECT_A_CONFIG_POLICY_DEFAULT,	/* u8, enum rocect_policy_action: no
 					 * rule matched
 					 */
+	ROCECT_A_CONFIG_REJECT_MAX_RATE, /* u32 REJs/s, 1..1000000 */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
