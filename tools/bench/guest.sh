@@ -42,7 +42,7 @@ BLAST=$BUILD/bin/roce_blast
 CM_BLAST=$BUILD/bin/cm_blast
 R() { ip netns exec "$r" "$ROCECT" "$@"; }
 received() { nft_packets "$b" cnt in; }
-rstat() { R -j stats | jq ".\"$1\" // 0"; }
+rstat() { R -j stats | jq ".${1//-/_} // 0"; }
 
 # softnet_drops: packets each CPU's input backlog has dropped so far.
 softnet_drops()
@@ -116,7 +116,7 @@ blast()
 	jq -cM --arg v "$variant" --argjson round "$round" --argjson qps "$qpns" \
 	   --argjson got "$got" --argjson s0 "$stats0" --argjson s1 "$(R -j stats)" \
 	   --argjson drops "$(drops_since "$drops0")" \
-	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
+	   'def delta(k): (k | gsub("-"; "_")) as $k | ($s1[$k] // 0) - ($s0[$k] // 0);
 	    {variant: $v, round: $round, qps: $qps, sent, received: $got,
 	     seconds, pps: ($got / .seconds), slice_pps, cnps: delta("cnp-sent"),
 	     inspected: delta("packets"), backlog_drops: $drops,
@@ -214,7 +214,7 @@ cm_run()
 	   --argjson tracked "$tracked" \
 	   --argjson failed "$(rstat expect-failed)" \
 	   --argjson s0 "$stats0" --argjson s1 "$(R -j stats)" \
-	   'def delta(k): ($s1[k] // 0) - ($s0[k] // 0);
+	   'def delta(k): (k | gsub("-"; "_")) as $k | ($s1[$k] // 0) - ($s0[$k] // 0);
 	    {variant: $v, round: $round, handshakes, packets, sent, seconds,
 	     tracked: $tracked, rate: ($tracked / .seconds),
 	     expect_failed: $failed, expect_created: delta("expect-created"),

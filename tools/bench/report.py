@@ -39,10 +39,11 @@ def spread(values):
 
 def paired(runs, num, den, f):
     """f(num_run, den_run) for every round both variants have and in which
-    the baseline forwarded anything."""
+    the baseline forwarded anything (its pps, or a handshake run's rate)."""
     dens = {r['round']: r for r in runs.get(den, [])}
     return [f(r, dens[r['round']]) for r in runs.get(num, [])
-            if r['round'] in dens and dens[r['round']]['pps'] > 0]
+            if r['round'] in dens and
+            dens[r['round']].get('pps', dens[r['round']].get('rate', 0)) > 0]
 
 
 def bracketed(runs, den):
