@@ -125,6 +125,11 @@ int rocect_policy_insert(struct rocect_net *rn, const struct roce_rule *r,
 		err = -ENOSPC;
 		goto out;
 	}
+	if (index != U32_MAX && index > n) {
+		NL_SET_ERR_MSG(extack, "index past the end of the rules");
+		err = -ERANGE;
+		goto out;
+	}
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
 	p = policy_alloc(n + 1);
 	if (!rule || !p) {
@@ -134,11 +139,6 @@ int rocect_policy_insert(struct rocect_net *rn, const struct roce_rule *r,
 		goto out;
 	}
 	rule->r = *r;
-	if (index != U32_MAX && index > n) {
-		NL_SET_ERR_MSG(extack, "index past the end of the rules");
-		err = -ERANGE;
-		goto out;
-	}
 	index = min(index, n);
 	for (i = 0; i < index; i++)
 		p->rule[i] = old->rule[i];
