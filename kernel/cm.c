@@ -233,8 +233,9 @@ static void index_for_offload(struct rocect_net *rn, struct rocect_conn *conn,
  * @iif: where it came in (rocect_arrival()): a REQ binds the active side's
  *	QP entry to it, a REP the passive side's
  *
- * A REQ or SIDR_REQ that would start a connection asks the service policy
- * first (service_policy.c): one it drops starts nothing.
+ * A REQ or SIDR_REQ that would start a connection, or that names another
+ * service than its connection's, asks the service policy first
+ * (service_policy.c): one it refuses changes nothing.
  *
  * Context: the helper callback (RCU, softirq or process context).
  * Return: %ROCECT_POLICY_ACCEPT, or what the service policy does with a
@@ -262,6 +263,14 @@ u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	state = conn ? conn->state : ROCE_CS_NONE;
 	act = roce_cm_step(state, ev, &next);
 	if (act == ROCE_CM_ACT_REPLACE || act == ROCE_CM_ACT_CREATE)
+		verdict = rocect_policy_decide(rn, pkt, zone, &mark);
+	else if (conn && (ev == ROCE_CM_EV_REQ || ev == ROCE_CM_EV_SIDR_REQ) &&
+		 pkt->cm.service_id != conn->service_id)
+		/*
+		 * Not this connection's REQ again but another service under
+		 * its communication ID (the server tells REQs apart by its
+		 * CA GUID too): it asks the policy as a new one would.
+		 */
 		verdict = rocect_policy_decide(rn, pkt, zone, &mark);
 	if (verdict != ROCECT_POLICY_ACCEPT) {
 		/* What it would replace stays: the REQ never reaches B. */

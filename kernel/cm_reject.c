@@ -8,6 +8,7 @@
  * reject-max-rate a second in a namespace.
  */
 #include <linux/skbuff.h>
+#include <net/addrconf.h>
 #include <net/l3mdev.h>
 
 #include "cm_reject.h"
@@ -16,14 +17,38 @@
 #include "netns.h"
 #include "rpcheck.h"
 
+/*
+ * Answer only a REQ sent to one host from one host, as nf_send_reset()
+ * does: one sent to a broadcast or multicast address would be answered
+ * by every firewall that sees it, in the group's name.
+ */
+static bool unicast(const struct sk_buff *skb, const struct roce_pkt *pkt)
+{
+	const u8 *s = roce_pkt_saddr(pkt), *d = roce_pkt_daddr(pkt);
+	__be32 s4, d4;
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	if (pkt->family == 6)
+		return !ipv6_addr_is_multicast((const struct in6_addr *)d) &&
+		       !ipv6_addr_is_multicast((const struct in6_addr *)s) &&
+		       !ipv6_addr_any((const struct in6_addr *)s);
+	memcpy(&s4, s, 4);
+	memcpy(&d4, d, 4);
+	return !ipv4_is_multicast(d4) && !ipv4_is_lbcast(d4) &&
+	       !ipv4_is_multicast(s4) && !ipv4_is_lbcast(s4) &&
+	       !ipv4_is_zeronet(s4);
+}
+
 /**
  * rocect_cm_reject() - refuse a REQ or SIDR_REQ in its server's name
  * @rn: the namespace's state
  * @skb: the REQ, which the caller drops
  * @pkt: its parse
  *
- * Counts a reply sent as policy-rejected, one over the rate or that could
- * not be built, routed or sent as policy-rej-unsent.
+ * Counts a reply sent as policy-rejected, one over the rate, to or from a
+ * broadcast or multicast address, or that could not be built, routed or
+ * sent as policy-rej-unsent.
  *
  * Context: the helper callback (RCU, softirq).
  */
@@ -53,8 +78,9 @@ void rocect_cm_reject(struct rocect_net *rn, struct sk_buff *skb,
 	u32 len;
 
 	r.reason = r.sidr ? ROCE_SIDR_UNSUPPORTED : ROCE_REJ_INVALID_SERVICE_ID;
-	if (!rocect_bucket_take(&rn->rej, rocect_cfg(&rn->config,
-						     reject_max_rate)))
+	if (!unicast(skb, pkt) ||
+	    !rocect_bucket_take(&rn->rej,
+				rocect_cfg(&rn->config, reject_max_rate)))
 		goto unsent;
 	roce_addr_widen(&to, roce_pkt_saddr(pkt), pkt->family);
 	roce_addr_widen(&from, roce_pkt_daddr(pkt), pkt->family);

@@ -30,6 +30,7 @@
 #include "psn_window.h"
 #include "qp_find.h"
 #include "rpcheck.h"
+#include "service_policy.h"
 #include "wire.h"
 
 #define CAPTURE_LEN	ROCECT_CAPTURE_LEN
@@ -523,6 +524,11 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	}
 	if (!rocect_rp_check(rn, skb, pkt)) {
 		rocect_stats_inc(rn, ROCECT_CTR_CM_SPOOFED);
+		/* Untracked, so unanswered, but never past a refusing rule. */
+		if (rocect_policy_refuses(rn, pkt, nf_ct_zone(ct)->id))
+			return drop_counted(rn, skb, ct,
+					    ROCECT_CTR_POLICY_DROPPED,
+					    "REQ the service policy refuses");
 		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}

@@ -192,7 +192,7 @@ int rocect_nl_policy_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 {
 	struct rocect_net *rn = rocect_net(sock_net(skb->sk));
 	struct roce_rule r;
-	u32 index, gen;
+	u32 index, gen = 0;
 	void *hdr;
 	u64 hits;
 
@@ -211,6 +211,9 @@ int rocect_nl_policy_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		genl_dump_check_consistent(cb, hdr);
 		genlmsg_end(skb, hdr);
 	}
+	/* The last call too: NLMSG_DONE is checked against it. */
+	if (gen)
+		cb->seq = gen;
 	cb->args[0] = index;
 	return skb->len;
 }

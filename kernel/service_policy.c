@@ -71,10 +71,22 @@ static struct rocect_policy *policy_alloc(u32 n)
 	return p;
 }
 
-/* Sort and group the table of @p's rules, and publish it. */
-static void policy_publish(struct rocect_net *rn, struct rocect_policy *p)
+/* Publish @p (maybe NULL) in place of the rules now; return those. */
+static struct rocect_policy *policy_swap(struct rocect_net *rn,
+					 struct rocect_policy *p)
 {
 	struct rocect_policy *old = policy_locked(rn);
+
+	rcu_assign_pointer(rn->policy, p);
+	/* Odd: 0 is a dump's "not checked". */
+	WRITE_ONCE(rn->policy_gen, (rn->policy_gen + 2) | 1);
+	return old;
+}
+
+/* Sort and group the table of @p's rules, publish it, free the old one. */
+static void policy_publish(struct rocect_net *rn, struct rocect_policy *p)
+{
+	struct rocect_policy *old;
 	u32 i;
 
 	if (p) {
@@ -84,9 +96,7 @@ static void policy_publish(struct rocect_net *rn, struct rocect_policy *p)
 		     roce_rule_slot_cmp, NULL);
 		roce_rule_table_group(&p->table);
 	}
-	rcu_assign_pointer(rn->policy, p);
-	/* Odd: 0 is a dump's "not checked". */
-	WRITE_ONCE(rn->policy_gen, (rn->policy_gen + 2) | 1);
+	old = policy_swap(rn, p);
 	if (old)
 		kvfree_rcu(old, rcu);
 }
@@ -214,17 +224,21 @@ out:
 	return err;
 }
 
-/* Replace the rules with none, freeing them after readers are done. */
+/*
+ * Replace the rules with none, freeing them after readers are done: once
+ * unpublished, so that no reader can find them after their grace period
+ * began.
+ */
 static void policy_clear(struct rocect_net *rn)
 {
-	struct rocect_policy *old = policy_locked(rn);
+	struct rocect_policy *old = policy_swap(rn, NULL);
 	u32 i;
 
 	if (!old)
 		return;
 	for (i = 0; i < old->n; i++)
 		kfree_rcu(old->rule[i], rcu);
-	policy_publish(rn, NULL);
+	kvfree_rcu(old, rcu);
 }
 
 /**
@@ -304,6 +318,29 @@ u8 rocect_policy_decide(struct rocect_net *rn, const struct roce_pkt *pkt,
 	atomic64_inc(&rule->hits);
 	*mark = rule->r.mark;
 	return rule->r.action;
+}
+
+/**
+ * rocect_policy_refuses() - would the policy refuse this CM MAD?
+ * @rn: the namespace's state
+ * @pkt: a CM MAD
+ * @zone: its conntrack's zone
+ *
+ * For a REQ or SIDR_REQ that is not tracked (it failed rp-check): such a
+ * packet passes in accept mode, but not past a rule that refuses it. Its
+ * decision is counted as a tracked REQ's is.
+ *
+ * Context: RCU read side (the helper callback).
+ * Return: true for a REQ or SIDR_REQ the policy drops or rejects.
+ */
+bool rocect_policy_refuses(struct rocect_net *rn, const struct roce_pkt *pkt,
+			   u16 zone)
+{
+	u32 mark;
+
+	if (pkt->cm.attr_id != ROCE_CM_REQ && pkt->cm.attr_id != ROCE_CM_SIDR_REQ)
+		return false;
+	return rocect_policy_decide(rn, pkt, zone, &mark) != ROCECT_POLICY_ACCEPT;
 }
 
 /**

@@ -19,6 +19,8 @@ bool rocect_policy_rule(struct rocect_net *rn, u32 index,
 			struct roce_rule *r, u64 *hits, u32 *gen);
 u8 rocect_policy_decide(struct rocect_net *rn, const struct roce_pkt *pkt,
 			u16 zone, u32 *mark);
+bool rocect_policy_refuses(struct rocect_net *rn, const struct roce_pkt *pkt,
+			   u16 zone);
 void rocect_policy_net_exit(struct rocect_net *rn);
 
 #endif /* _ROCECT_SERVICE_POLICY_H */

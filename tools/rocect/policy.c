@@ -5,6 +5,7 @@
  * (accept, maybe marking its data flows) or dropped. First match wins.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,23 @@ static int policy_help(struct rd *rd)
 	return 0;
 }
 
+/*
+ * A 64-bit number: hex with 0x, else decimal (a leading zero is not
+ * octal, as with rd_u32()); *@end after it. -1 if none is there.
+ */
+static int parse_u64(const char *s, uint64_t *v, char **end)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+
+	if (!isxdigit((unsigned char)digits[0]) ||
+	    (!hex && !isdigit((unsigned char)digits[0])))
+		return -1;
+	errno = 0;
+	*v = strtoull(digits, end, hex ? 16 : 10);
+	return errno ? -1 : 0;
+}
+
 /* "tcp:4420", "tcp" (the port space), or "0xSID[/0xMASK]". */
 static int parse_service(const char *s, uint64_t *sid, uint64_t *mask)
 {
@@ -64,9 +82,7 @@ static int parse_service(const char *s, uint64_t *sid, uint64_t *mask)
 		*mask = ~0ULL;
 		return 0;
 	}
-	errno = 0;
-	*sid = strtoull(s, &end, 0);
-	if (s[0] < '0' || s[0] > '9' || errno || (*end && *end != '/')) {
+	if (parse_u64(s, sid, &end) || (*end && *end != '/')) {
 		pr_err("service: unknown port space or service ID '%s' (tcp, udp, ib, ipoib[:PORT] or SID[/MASK])",
 		       s);
 		return -1;
@@ -74,9 +90,7 @@ static int parse_service(const char *s, uint64_t *sid, uint64_t *mask)
 	*mask = ~0ULL;
 	slash = *end ? end + 1 : NULL;
 	if (slash) {
-		errno = 0;
-		*mask = strtoull(slash, &end, 0);
-		if (slash[0] < '0' || slash[0] > '9' || errno || *end) {
+		if (parse_u64(slash, mask, &end) || *end) {
 			pr_err("service: '%s' is not a mask", slash);
 			return -1;
 		}
@@ -123,7 +137,10 @@ static int put_prefix(struct nlmsghdr *nlh, const char *what, const char *s,
 /* The words of a rule; @change: add (an action is needed) or del. */
 static int rule_args(struct rd *rd, struct nlmsghdr *nlh, bool add)
 {
+	static const char *const keys[] = { "index", "zone", "from", "to",
+					    "service", "mark" };
 	bool have_action = false, have_index = false, have_match = false;
+	unsigned int seen = 0, k;
 	uint8_t family = 0;
 	uint64_t sid, mask;
 	const char *word, *val;
@@ -148,6 +165,15 @@ static int rule_args(struct rd *rd, struct nlmsghdr *nlh, bool add)
 		if (!val) {
 			pr_err("'%s' needs a value", word);
 			return -1;
+		}
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			if (strcmp(word, keys[k]))
+				continue;
+			if (seen & 1u << k) {
+				pr_err("'%s' given twice", word);
+				return -1;
+			}
+			seen |= 1u << k;
 		}
 		if (!strcmp(word, "index")) {
 			if (rd_u32(val, UINT32_MAX - 1, &v)) {
