@@ -46,6 +46,8 @@ conn('p8', A, B, 3260, (0x108, 0x208), (0x18, 0x28))
 conn('p9', A6, B6, 3260, (0x109, 0x209), (0x19, 0x29))
 save('s2-req', roce_pkt.cm_packet(6, A6, B6, 'sidr_req', local_comm_id=0x78,
      tid=0x55, service_id=roce_pkt.rdma_cm_service_id(3260, roce_pkt.PS_UDP)))
+save('p4x-req', roce_pkt.cm_exchange(A, B, port=3260, comm_ids=(0x104, 0x204),
+     qpns=(0x14, 0x24))['req'])
 p10 = roce_pkt.cm_exchange(A, B, port=3260, comm_ids=(0x10a, 0x20a), qpns=(0x1a, 0x2a))['req']
 save('p10-req3', p10, p10, p10)
 " 2>/dev/null
@@ -192,6 +194,13 @@ check "the REJ of p9 (IPv6): its fields, ICRC and UDP checksum right" is \
 check "the SIDR_REP: request ID, status 1 (not supported), the service, no QPN" is \
 	"$(rej_json | jq -r 'select(.attr == "sidr_rep") | "\(.src) \(.request_id) \(.status) \(.service_id) \(.qpn) \(.tid) \(.icrc_ok) \(.udp_csum_ok)"')" \
 	"fd00:2::1 120 1 $((0x1110cbc)) 0 85 true true"
+# p4 is established (tcp:7174); a REQ under its comm ID for tcp:3260 is
+# no retransmission of it, and the policy decides it.
+snap
+check "p4's comm ID asking for tcp:3260" eval 'send "$a" p4x-req && fence b'
+check "... refused: never reached b, dropped and answered" \
+	is "$(got b) $(grew policy-dropped policy-rejected)" "0 1 1"
+check "... p4 still established" is "$(conn_state 260)" established
 check "reject-max-rate 1" on "$r" config set reject-max-rate 1
 snap
 check "three REQs at once (tcp:3260): all dropped" eval 'send "$a" p10-req3 && fence b'
