@@ -337,7 +337,7 @@ check "... 1 made, 1 replaced in place (another sqpn), 1 deleted, 1 left alone" 
 check "... again: nothing changes" eval \
 	'$R restore "$tmp/want" && test "$(churn)" = "$c1 $d1"'
 printf 'config set idle-timeout 99\nqp add src 10.0.9.1 dst 10.0.9.2 dqpn 9 sqpn 9\nqp del src 10.0.1.1 dst 10.0.2.1 dqpn 0x17\n' >"$tmp/bad"
-fails "restore refuses a file with other commands" "bad:3: restore takes config set and qp add lines only" \
+fails "restore refuses a file with other commands" "bad:3: restore takes config set, qp add and policy lines only" \
 	$R restore "$tmp/bad"
 printf 'config set idle-timeout 99\nqp add src 10.0.0.300 dst 10.0.9.2 dqpn 9 sqpn 9\n' >"$tmp/badaddr"
 fails "restore says what is wrong with a line: its bad address" \
