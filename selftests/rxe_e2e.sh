@@ -431,6 +431,10 @@ policy()
 	B "stop ucmatose"
 	R "\$ROCECT policy flush"
 	log_test $? "policy: flushed"
+	# A's two refused clients took QP numbers B never did: B takes two
+	# too, so that their QPNs stay apart (connected() checks they differ).
+	B 'for p in 1 2; do ibv_rc_pingpong -d rxe0 -p 1862$p >/dev/null 2>&1 & done
+	   sleep 2; stop ibv_rc_pingpong'
 }
 
 # cnps: R marks A -> B RoCE packets CE; the CNPs it sends reach A.
