@@ -349,7 +349,5 @@ bool rocect_policy_refuses(struct rocect_net *rn, const struct roce_pkt *pkt,
  */
 void rocect_policy_net_exit(struct rocect_net *rn)
 {
-	mutex_lock(&policy_mutex);
-	policy_clear(rn);
-	mutex_unlock(&policy_mutex);
+	rocect_policy_flush(rn);
 }
