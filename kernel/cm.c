@@ -253,6 +253,7 @@ u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	struct rocect_conn *conn;
 	enum roce_cm_event ev;
 	u8 verdict = ROCECT_POLICY_ACCEPT;
+	int rule = -1;
 	u32 mark = 0;
 
 	if (!roce_cm_event_of(&pkt->cm, &ev))
@@ -263,7 +264,7 @@ u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 	state = conn ? conn->state : ROCE_CS_NONE;
 	act = roce_cm_step(state, ev, &next);
 	if (act == ROCE_CM_ACT_REPLACE || act == ROCE_CM_ACT_CREATE)
-		verdict = rocect_policy_decide(rn, pkt, zone, &mark);
+		verdict = rocect_policy_decide(rn, pkt, zone, &mark, &rule);
 	else if (conn && (ev == ROCE_CM_EV_REQ || ev == ROCE_CM_EV_SIDR_REQ) &&
 		 pkt->cm.service_id != conn->service_id)
 		/*
@@ -271,7 +272,7 @@ u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 		 * its communication ID (the server tells REQs apart by its
 		 * CA GUID too): it asks the policy as a new one would.
 		 */
-		verdict = rocect_policy_decide(rn, pkt, zone, &mark);
+		verdict = rocect_policy_decide(rn, pkt, zone, &mark, &rule);
 	if (verdict != ROCECT_POLICY_ACCEPT) {
 		/* What it would replace stays: the REQ never reaches B. */
 		conn = NULL;
@@ -326,6 +327,8 @@ u8 rocect_cm_packet(struct rocect_net *rn, struct nf_conn *ct,
 				 next == ROCE_CS_ESTABLISHED;
 	}
 	rocect_net_unlock(rn, &events);
+	if (verdict != ROCECT_POLICY_ACCEPT)
+		rocect_policy_refused_notify(rn, pkt, zone, verdict, rule);
 
 	/* The flows of this connection are related to the CM conntrack. */
 	if (todo.reverse)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The service policy's netlink commands: POLICY_NEW, POLICY_DEL,
- * POLICY_GET (a dump) and POLICY_FLUSH. A rule's attributes are checked
- * here, each error naming its attribute; the rules are kept by
- * service_policy.c.
+ * POLICY_GET (a dump) and POLICY_FLUSH, and its events on the "events"
+ * group: each change of the rules, and each REQ the policy refused. A
+ * rule's attributes are checked here, each error naming its attribute;
+ * the rules are kept by service_policy.c.
  */
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
@@ -11,10 +12,86 @@
 #include "genl.h"
 #include "netns.h"
 #include "service_policy.h"
+#include "wire.h"
 
 static struct rocect_net *info_rn(struct genl_info *info)
 {
 	return rocect_net(genl_info_net(info));
+}
+
+static int fill_rule(struct sk_buff *skb, u32 index, const struct roce_rule *r,
+		     u64 hits);
+
+/*
+ * Tell the events group of a change: @cmd with the rule at @index (none
+ * for a flush). Sent after the change, from the request's context.
+ */
+static void policy_notify(struct rocect_net *rn, u8 cmd, u32 index,
+			  const struct roce_rule *r, u64 hits)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&rocect_nl_family, rn->net, ROCECT_NLGRP_EVENTS))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0, cmd);
+	if (!hdr || (r && fill_rule(msg, index, r, hits))) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&rocect_nl_family, rn->net, msg, 0,
+				ROCECT_NLGRP_EVENTS, GFP_KERNEL);
+}
+
+/**
+ * rocect_policy_refused_notify() - tell the events group of a refused REQ
+ * @rn: the namespace's state
+ * @pkt: the REQ or SIDR_REQ
+ * @zone: its conntrack's zone
+ * @action: what the policy did (&enum rocect_policy_action)
+ * @index: the deciding rule's place, or -1 for policy-default
+ *
+ * The REQ's addresses (as prefixes of their whole length), zone and
+ * Service ID, the action and the rule: what an operator needs to see why
+ * a client cannot connect. Nothing is built without a listener.
+ *
+ * Context: the helper callback (softirq): allocates atomically.
+ */
+void rocect_policy_refused_notify(struct rocect_net *rn,
+				  const struct roce_pkt *pkt, u16 zone,
+				  u8 action, int index)
+{
+	bool v4 = pkt->family == 4;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&rocect_nl_family, rn->net, ROCECT_NLGRP_EVENTS))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0,
+			  ROCECT_CMD_POLICY_REFUSED_NTF);
+	if (!hdr ||
+	    (index >= 0 && nla_put_u32(msg, ROCECT_A_POLICY_INDEX, index)) ||
+	    nla_put_u16(msg, ROCECT_A_POLICY_ZONE, zone) ||
+	    nla_put(msg, v4 ? ROCECT_A_POLICY_SADDR4 : ROCECT_A_POLICY_SADDR6,
+		    v4 ? 4 : 16, roce_pkt_saddr(pkt)) ||
+	    nla_put(msg, v4 ? ROCECT_A_POLICY_DADDR4 : ROCECT_A_POLICY_DADDR6,
+		    v4 ? 4 : 16, roce_pkt_daddr(pkt)) ||
+	    nla_put_u64_64bit(msg, ROCECT_A_POLICY_SERVICE_ID,
+			      pkt->cm.service_id, ROCECT_A_POLICY_PAD) ||
+	    nla_put_u8(msg, ROCECT_A_POLICY_ACTION, action)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&rocect_nl_family, rn->net, msg, 0,
+				ROCECT_NLGRP_EVENTS, GFP_ATOMIC);
 }
 
 /* A prefix: its address attribute (IPv4 or IPv6) and its length. */
@@ -109,17 +186,21 @@ static int parse_rule(struct genl_info *info, struct roce_rule *r)
 int rocect_nl_policy_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *index = info->attrs[ROCECT_A_POLICY_INDEX];
+	struct rocect_net *rn = info_rn(info);
 	struct roce_rule r;
-	int err;
+	int at;
 
 	if (GENL_REQ_ATTR_CHECK(info, ROCECT_A_POLICY_ACTION))
 		return -EINVAL;
-	err = parse_rule(info, &r);
-	if (err)
-		return err;
-	return rocect_policy_insert(info_rn(info), &r,
-				    index ? nla_get_u32(index) : U32_MAX,
-				    info->extack);
+	at = parse_rule(info, &r);
+	if (at)
+		return at;
+	at = rocect_policy_insert(rn, &r, index ? nla_get_u32(index) : U32_MAX,
+				  info->extack);
+	if (at < 0)
+		return at;
+	policy_notify(rn, ROCECT_CMD_POLICY_ADD_NTF, at, &r, 0);
+	return 0;
 }
 
 int rocect_nl_policy_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -128,6 +209,7 @@ int rocect_nl_policy_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rocect_net *rn = info_rn(info);
 	struct roce_rule r;
 	int err, at;
+	u64 hits;
 
 	if (index) {
 		at = nla_get_u32(index);
@@ -139,15 +221,18 @@ int rocect_nl_policy_del_doit(struct sk_buff *skb, struct genl_info *info)
 			return err;
 		at = rocect_policy_find(rn, &r);
 	}
-	err = at < 0 ? at : rocect_policy_delete(rn, at);
+	err = at < 0 ? at : rocect_policy_delete(rn, at, &r, &hits);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG(info->extack, "no such rule");
+	if (!err)
+		policy_notify(rn, ROCECT_CMD_POLICY_DEL_NTF, at, &r, hits);
 	return err;
 }
 
 int rocect_nl_policy_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	rocect_policy_flush(info_rn(info));
+	policy_notify(info_rn(info), ROCECT_CMD_POLICY_FLUSH_NTF, 0, NULL, 0);
 	return 0;
 }
 

@@ -109,8 +109,9 @@ static void policy_publish(struct rocect_net *rn, struct rocect_policy *p)
  *	number of rules, or %U32_MAX for the end
  * @extack: where to say what is wrong
  *
- * Return: 0, -EEXIST (a rule of the same match), -ERANGE (@index past
- * the end), -ENOSPC (at %ROCECT_POLICY_RULES_MAX) or -ENOMEM.
+ * Return: the place it took, or -EEXIST (a rule of the same match),
+ * -ERANGE (@index past the end), -ENOSPC (at %ROCECT_POLICY_RULES_MAX) or
+ * -ENOMEM.
  */
 int rocect_policy_insert(struct rocect_net *rn, const struct roce_rule *r,
 			 u32 index, struct netlink_ext_ack *extack)
@@ -156,6 +157,7 @@ int rocect_policy_insert(struct rocect_net *rn, const struct roce_rule *r,
 	for (i = index; i < n; i++)
 		p->rule[i + 1] = old->rule[i];
 	policy_publish(rn, p);
+	err = index;
 out:
 	mutex_unlock(&policy_mutex);
 	return err;
@@ -190,10 +192,13 @@ int rocect_policy_find(struct rocect_net *rn, const struct roce_rule *r)
  * rocect_policy_delete() - remove a rule
  * @rn: the namespace's state
  * @index: its place
+ * @r: filled with the rule removed
+ * @hits: filled with its hits
  *
  * Return: 0, -ENOENT (no rule there) or -ENOMEM.
  */
-int rocect_policy_delete(struct rocect_net *rn, u32 index)
+int rocect_policy_delete(struct rocect_net *rn, u32 index,
+			 struct roce_rule *r, u64 *hits)
 {
 	struct rocect_policy *old, *p = NULL;
 	struct rocect_rule *gone;
@@ -217,6 +222,8 @@ int rocect_policy_delete(struct rocect_net *rn, u32 index)
 				p->rule[i - (i > index)] = old->rule[i];
 	}
 	gone = old->rule[index];
+	*r = gone->r;
+	*hits = atomic64_read(&gone->hits);
 	policy_publish(rn, p);
 	kfree_rcu(gone, rcu);
 out:
@@ -286,6 +293,7 @@ bool rocect_policy_rule(struct rocect_net *rn, u32 index,
  * @pkt: the MAD
  * @zone: its conntrack's zone
  * @mark: filled with the mark of the connection's data flows (0: none)
+ * @index: filled with the deciding rule's place, or -1 for the default
  *
  * Counts the deciding rule's hit, or a REQ no rule matched.
  *
@@ -293,7 +301,7 @@ bool rocect_policy_rule(struct rocect_net *rn, u32 index,
  * Return: &enum rocect_policy_action.
  */
 u8 rocect_policy_decide(struct rocect_net *rn, const struct roce_pkt *pkt,
-			u16 zone, u32 *mark)
+			u16 zone, u32 *mark, int *index)
 {
 	const struct rocect_policy *p = rcu_dereference(rn->policy);
 	const struct roce_rule_slot *slot;
@@ -301,6 +309,7 @@ u8 rocect_policy_decide(struct rocect_net *rn, const struct roce_pkt *pkt,
 	struct rocect_rule *rule;
 
 	*mark = 0;
+	*index = -1;
 	slot = NULL;
 	if (p) {
 		roce_addr_widen(q.saddr, roce_pkt_saddr(pkt), pkt->family);
@@ -317,6 +326,7 @@ u8 rocect_policy_decide(struct rocect_net *rn, const struct roce_pkt *pkt,
 	rule = container_of(slot->rule, struct rocect_rule, r);
 	atomic64_inc(&rule->hits);
 	*mark = rule->r.mark;
+	*index = slot->index;
 	return rule->r.action;
 }
 
@@ -337,10 +347,16 @@ bool rocect_policy_refuses(struct rocect_net *rn, const struct roce_pkt *pkt,
 			   u16 zone)
 {
 	u32 mark;
+	int index;
 
 	if (pkt->cm.attr_id != ROCE_CM_REQ && pkt->cm.attr_id != ROCE_CM_SIDR_REQ)
 		return false;
-	return rocect_policy_decide(rn, pkt, zone, &mark) != ROCECT_POLICY_ACCEPT;
+	if (rocect_policy_decide(rn, pkt, zone, &mark, &index) ==
+	    ROCECT_POLICY_ACCEPT)
+		return false;
+	/* Dropped, never answered: its source is not to be believed. */
+	rocect_policy_refused_notify(rn, pkt, zone, ROCECT_POLICY_DROP, index);
+	return true;
 }
 
 /**

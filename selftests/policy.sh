@@ -86,6 +86,10 @@ check "r counts marked RoCE it forwards (nft ct mark)" ip netns exec "$r" nft -f
 	}
 EOT
 check "an empty policy shows no rules" is "$(on "$r" -j policy show)" "[]"
+ip netns exec "$r" "$ROCECT" -j monitor >"$pkts/events" 2>"$pkts/monitor.err" &
+mon=$!
+bg=$mon
+check "r's events monitored" busywait 20000 grep -q monitoring "$pkts/monitor.err"
 
 # The rules, in order: A2 may open nothing; NVMe-oF (tcp 4420) to b's
 # subnet is marked 0x42; rping's port (tcp 7174) from anywhere; NVMe-oF
@@ -162,7 +166,7 @@ rej_json() { cat "$pkts/rej.json"; }
 ip netns exec "$a" tcpdump -i veth0 -U -w "$pkts/a.pcap" udp dst port 4791 \
 	2>"$pkts/tcpdump.err" &
 cap=$!
-bg=$cap
+bg="$mon $cap"
 check "capture on a" busywait 20000 grep -q listening "$pkts/tcpdump.err"
 check "rule: index 0 service tcp:3260 reject" on "$r" policy add index 0 service tcp:3260 reject
 check "rule: index 0 service udp:3260 reject" on "$r" policy add index 0 service udp:3260 reject
@@ -178,7 +182,7 @@ check "... a got them" busywait 5000 rx_above "$a" $((at_a + 2))
 kill "$cap"
 wait "$cap" 2>/dev/null
 cap=
-bg=
+bg=$mon
 "$PYTHON" "$SELFTESTS_DIR/wire/cm_reply_check.py" "$pkts/a.pcap" >"$pkts/rej.json" 2>/dev/null
 log_test $? "capture decoded by scapy"
 check "... three replies" is "$(rej_json | wc -l)" 3
@@ -250,6 +254,27 @@ check "policy-default accept" on "$r" config set policy-default accept
 snap
 check "p2's REQ again" eval 'send "$a" p2-req && fence b'
 check "... now reaches b and is tracked" is "$(got b) $(conn_state 258)" "1 req"
+
+# Test the events: each change of the rules, each refused REQ.
+kill "$mon"
+wait "$mon" 2>/dev/null
+bg=
+ev() { jq -c "select($1) | $2" "$pkts/events"; }
+check "events: the first rule's policy-add" is \
+	"$(ev '.event == "policy-add"' '[.index, .from, .action]' | head -n1)" '[0,"10.0.1.2/32","drop"]'
+check "events: p2 refused by default (drop)" is \
+	"$(ev '.event == "refused" and .service == "tcp:9999"' '[.from, .to, .action, .rule]' | head -n1)" \
+	'["10.0.1.1","10.0.2.1","drop","default"]'
+check "events: p3 refused by rule 0" is \
+	"$(ev '.event == "refused" and .from == "10.0.1.2"' '[.service, .rule]')" '["tcp:7174",0]'
+check "events: p8 rejected by rule 1, p9 (IPv6) too, the SIDR_REQ by rule 0" is \
+	"$(ev '.event == "refused" and .action == "reject"' '"\(.from) \(.service) \(.rule)"' | head -n3 | paste -sd ';')" \
+	'"10.0.1.1 tcp:3260 1";"fd00:1::1 tcp:3260 1";"fd00:1::1 udp:3260 0"'
+check "events: the udp rule's policy-del, with its final hits" is \
+	"$(ev '.event == "policy-del" and .service == "udp"' '[.index, .hits]')" '[3,1]'
+check "events: policy-flush" test "$(ev '.event == "policy-flush"' '.' | wc -l)" -ge 1
+check "events: no refused event for an accepted REQ" is \
+	"$(ev '.event == "refused" and (.service == "tcp:4420" or .service == "tcp:7174" and .from == "10.0.1.1")' '.' | wc -l)" 0
 
 check "rmmod with rules loaded" eval 'on "$r" policy add service tcp:1 drop &&
 	ip netns exec "$r" nft delete table inet rocect && unload_module'

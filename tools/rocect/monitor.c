@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rocect monitor: print QP events (created, changed, deleted) as they
- * happen, until interrupted or until COUNT events were printed; with
- * "timestamp", each with the local time it was received.
+ * rocect monitor: print events as they happen: QP entries created,
+ * changed, deleted; service policy rules added, deleted, flushed; REQs the
+ * policy refused. Until interrupted or until COUNT events were printed;
+ * with "timestamp", each with the local time it was received.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,23 +39,46 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct monitor *m = data;
 	struct rd *rd = m->rd;
 	char when[96] = "";
+	bool qp_event = false;
 	json_object *o, *seq;
 	const char *ev;
 
 	switch (g->cmd) {
 	case ROCECT_CMD_QP_CREATE_NTF:
 		ev = "create";
+		qp_event = true;
 		break;
 	case ROCECT_CMD_QP_CHANGE_NTF:
 		ev = "change";
+		qp_event = true;
 		break;
 	case ROCECT_CMD_QP_DELETE_NTF:
 		ev = "delete";
+		qp_event = true;
+		break;
+	case ROCECT_CMD_POLICY_ADD_NTF:
+		ev = "policy-add";
+		break;
+	case ROCECT_CMD_POLICY_DEL_NTF:
+		ev = "policy-del";
+		break;
+	case ROCECT_CMD_POLICY_FLUSH_NTF:
+		ev = "policy-flush";
+		break;
+	case ROCECT_CMD_POLICY_REFUSED_NTF:
+		ev = "refused";
 		break;
 	default:
 		return MNL_CB_OK;	/* a newer kernel's event */
 	}
-	o = qp_to_json(nlh);
+	if (qp_event)
+		o = qp_to_json(nlh);
+	else if (g->cmd == ROCECT_CMD_POLICY_REFUSED_NTF)
+		o = policy_refused_json(nlh);
+	else if (g->cmd == ROCECT_CMD_POLICY_FLUSH_NTF)
+		o = json_object_new_object();
+	else
+		o = policy_rule_json(nlh);
 	if (m->stamp)
 		timestamp(when, sizeof(when));
 	if (rd->json) {
@@ -67,13 +91,17 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		if (m->stamp)
 			printf("%s ", when);
 		printf("%-6s", ev);
-		for (const struct rd_field *f = qp_fields; f->key; f++) {
+		for (const struct rd_field *f = qp_fields; qp_event && f->key; f++) {
 			json_object *v;
 
 			if (f->column &&
 			    json_object_object_get_ex(o, f->key, &v))
 				printf(" %s %s", f->key,
 				       json_object_get_string(v));
+		}
+		if (!qp_event) {
+			json_object_object_foreach(o, key, val)
+				printf(" %s %s", key, json_object_get_string(val));
 		}
 		if (json_object_object_get_ex(o, "seq", &seq))
 			printf(" seq %s", json_object_get_string(seq));

@@ -319,7 +319,13 @@ static json_object *service_json(const struct nlattr *sid_a,
 	return json_object_new_string(s);
 }
 
-static json_object *rule_to_json(const struct nlmsghdr *nlh)
+/**
+ * policy_rule_json() - a rule, as policy show prints it
+ * @nlh: a POLICY_GET reply or a rule's event
+ *
+ * Return: a new JSON object.
+ */
+json_object *policy_rule_json(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[ROCECT_A_POLICY_MAX + 1];
 	json_object *o = json_object_new_object();
@@ -362,8 +368,40 @@ static int policy_show(struct rd *rd)
 		pr_err("'policy show' takes no arguments");
 		return 1;
 	}
-	return rd_show_rows(rd, policy_request, NULL, rule_to_json,
+	return rd_show_rows(rd, policy_request, NULL, policy_rule_json,
 			    policy_fields);
+}
+
+/* A refused REQ's event: its addresses, service, the action and rule. */
+static const struct rd_field refused_fields[] = {
+	RD_FIELD("zone", ROCECT_A_POLICY_ZONE, RD_U16),
+	RD_ADDRS("from", ROCECT_A_POLICY_SADDR4, ROCECT_A_POLICY_SADDR6),
+	RD_ADDRS("to", ROCECT_A_POLICY_DADDR4, ROCECT_A_POLICY_DADDR6),
+	RD_FIELD("service", ROCECT_A_POLICY_SERVICE_ID, RD_SERVICE),
+	RD_NAMES("action", ROCECT_A_POLICY_ACTION, policy_actions,
+		 ROCECT_POLICY_ACTION_MAX + 1),
+	RD_FIELD("rule", ROCECT_A_POLICY_INDEX, RD_U32),
+	RD_FIELDS_END
+};
+
+/**
+ * policy_refused_json() - a REQ the policy refused, from its event
+ * @nlh: the POLICY_REFUSED_NTF
+ *
+ * Return: a new JSON object; "rule" is "default" where policy-default
+ * decided.
+ */
+json_object *policy_refused_json(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[ROCECT_A_POLICY_MAX + 1];
+	json_object *o = json_object_new_object();
+
+	rd_attrs(nlh, tb, ROCECT_A_POLICY_MAX);
+	rd_fields_json(o, tb, refused_fields);
+	if (!tb[ROCECT_A_POLICY_INDEX])
+		json_object_object_add(o, "rule",
+				       json_object_new_string("default"));
+	return o;
 }
 
 /**
@@ -406,7 +444,7 @@ int policy_rule_line(json_object *row, char *buf, size_t len)
  */
 int policy_dump(struct rd *rd, json_object **rows)
 {
-	return rd_collect_rows(rd, policy_request, NULL, rule_to_json, rows);
+	return rd_collect_rows(rd, policy_request, NULL, policy_rule_json, rows);
 }
 
 /**

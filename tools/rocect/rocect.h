@@ -205,6 +205,8 @@ int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
 int policy_dump(struct rd *rd, json_object **rows);
 int policy_rule_line(json_object *row, char *buf, size_t len);
+json_object *policy_rule_json(const struct nlmsghdr *nlh);
+json_object *policy_refused_json(const struct nlmsghdr *nlh);
 int cmd_metrics(struct rd *rd);
 int metrics_down(struct rd *rd);
 int cmd_restore(struct rd *rd);
