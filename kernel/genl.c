@@ -27,6 +27,12 @@ static struct netlink_range_validation rocect_ifindex_range = {
 	.max = INT_MAX,
 };
 
+/* A dump's "seen within": one millisecond to one day. */
+static struct netlink_range_validation rocect_seen_range = {
+	.min = 1,
+	.max = ROCECT_SEEN_WITHIN_MAX,
+};
+
 /* The key of one entry: zone, addresses, destination QP. */
 #define ROCECT_QP_KEY_POLICY						\
 	[ROCECT_A_QP_ZONE]	= { .type = NLA_U16, },			\
@@ -38,7 +44,7 @@ static struct netlink_range_validation rocect_ifindex_range = {
 
 /*
  * ROCECT_CMD_QP_GET - do and dump: 6.1 has one policy per command, so the
- * dump's filters (sqpn, origin, state) pass it on a do too, where the
+ * dump's filters (sqpn, origin, state, seen-within) pass it on a do too, where the
  * handler refuses them.
  */
 static const struct nla_policy rocect_qp_get_nl_policy[ROCECT_A_QP_MAX + 1] = {
@@ -46,6 +52,8 @@ static const struct nla_policy rocect_qp_get_nl_policy[ROCECT_A_QP_MAX + 1] = {
 	[ROCECT_A_QP_SQPN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rocect_qpn_range),
 	[ROCECT_A_QP_ORIGIN]	= NLA_POLICY_MAX(NLA_U8, ROCECT_ORIGIN_MAX),
 	[ROCECT_A_QP_STATE]	= NLA_POLICY_MAX(NLA_U8, ROCECT_STATE_MAX),
+	[ROCECT_A_QP_SEEN_WITHIN] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &rocect_seen_range),
 };
 
 /* ROCECT_CMD_QP_QUERY, ROCECT_CMD_QP_DEL, ROCECT_CMD_CNP_SEND - do */

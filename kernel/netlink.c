@@ -102,6 +102,10 @@ static int parse_filter(struct nlattr **tb, struct rocect_qp_filter *f,
 		    nla_get_u8(tb[ROCECT_A_QP_ORIGIN]) : -1;
 	f->state = tb[ROCECT_A_QP_STATE] ?
 		   nla_get_u8(tb[ROCECT_A_QP_STATE]) : -1;
+	/* In jiffies, at least one: "seen within" is never everything. */
+	if (tb[ROCECT_A_QP_SEEN_WITHIN])
+		f->seen_within =
+			msecs_to_jiffies(nla_get_u32(tb[ROCECT_A_QP_SEEN_WITHIN])) ?: 1;
 	return 0;
 }
 
@@ -276,9 +280,9 @@ int rocect_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	/* The dump's filters share qp-get's policy (6.1: one per command). */
-	if (f.sqpn >= 0 || f.origin >= 0 || f.state >= 0) {
+	if (f.sqpn >= 0 || f.origin >= 0 || f.state >= 0 || f.seen_within) {
 		NL_SET_ERR_MSG(info->extack,
-			       "sqpn, origin and state filter a dump only");
+			       "sqpn, origin, state and seen-within filter a dump only");
 		return -EINVAL;
 	}
 	return on_entry(info, &f, reply_entry);

@@ -81,7 +81,9 @@ bool rocect_qp_match(const struct rocect_qp *qp,
 	       (!f->has_dqpn || k->dqpn == f->key.dqpn) &&
 	       (f->sqpn < 0 || qp->sqpn == f->sqpn) &&
 	       (f->origin < 0 || qp->origin == f->origin) &&
-	       (f->state < 0 || rocect_qp_state(qp) == f->state);
+	       (f->state < 0 || rocect_qp_state(qp) == f->state) &&
+	       (!f->seen_within ||
+		(u32)jiffies - READ_ONCE(qp->last_seen) < f->seen_within);
 }
 
 /**

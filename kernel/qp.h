@@ -165,6 +165,7 @@ struct rocect_qp_filter {
 	struct rocect_qp_key key;
 	bool has_saddr, has_daddr, has_dqpn, has_zone;
 	int sqpn, origin, state;
+	u32 seen_within;
 };
 
 struct rocect_walk;

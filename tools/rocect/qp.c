@@ -33,6 +33,7 @@ static int qp_help(struct rd *rd)
 		"Usage: rocect [-j [-p]] qp show [ zone Z ] [ src ADDR ] [ dst ADDR ]\n"
 		"                          [ dqpn QPN ] [ sqpn QPN ] [ origin learned|managed|inferred|recovered ]\n"
 		"                          [ state req|rep|established|disconnecting|timewait|rejected ]\n"
+		"                          [ seen-within MS ]\n"
 		"       rocect [-j [-p]] qp get src ADDR dst ADDR dqpn QPN [ zone Z ]\n"
 		"       rocect [-j [-p]] qp query DST_ADDR DQPN [ src ADDR ] [ zone Z ]\n"
 		"       rocect qp add src ADDR dst ADDR dqpn QPN sqpn QPN [ zone Z ] [ dev IFNAME ]\n"
@@ -44,7 +45,8 @@ static int qp_help(struct rd *rd)
 		"(and come in on dev, if given; else where the first one does).\n"
 		"replace adds, or changes a managed entry in place: its sender's next\n"
 		"packets bind it afresh (interface, port, PSNs); its counters stay.\n"
-		"QPNs are decimal or 0x hex, at most 0xffffff.\n"
+		"QPNs are decimal or 0x hex, at most 0xffffff. seen-within shows only\n"
+		"the entries with a packet (or made) in the last MS milliseconds.\n"
 		"Examples:\n"
 		"  rocect qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17\n"
 		"  rocect qp query 10.0.2.1 0x2a\n"
@@ -123,12 +125,14 @@ static void put_addr(struct nlmsghdr *nlh, int a4, int a6, uint8_t family,
 }
 
 /* The words a qp command may take, each the bit 1 << its index. */
-enum qp_key { K_ZONE, K_SRC, K_DST, K_DQPN, K_SQPN, K_ORIGIN, K_STATE, K_DEV };
+enum qp_key {
+	K_ZONE, K_SRC, K_DST, K_DQPN, K_SQPN, K_ORIGIN, K_STATE, K_DEV, K_SEEN,
+};
 
 static const char *const qp_keys[] = {
 	[K_ZONE] = "zone", [K_SRC] = "src", [K_DST] = "dst",
 	[K_DQPN] = "dqpn", [K_SQPN] = "sqpn", [K_ORIGIN] = "origin",
-	[K_STATE] = "state", [K_DEV] = "dev",
+	[K_STATE] = "state", [K_DEV] = "dev", [K_SEEN] = "seen-within",
 };
 
 #define KEY(k)		(1u << (k))
@@ -180,6 +184,14 @@ static int qp_arg(struct nlmsghdr *nlh, enum qp_key k, const char *val,
 			return -1;
 		}
 		mnl_attr_put_u32(nlh, ROCECT_A_QP_IIF, v);
+		return 0;
+	case K_SEEN:
+		if (rd_u32(val, ROCECT_SEEN_WITHIN_MAX, &v) || !v) {
+			pr_err("invalid seen-within '%s' (1 to %u ms)", val,
+			       ROCECT_SEEN_WITHIN_MAX);
+			return -1;
+		}
+		mnl_attr_put_u32(nlh, ROCECT_A_QP_SEEN_WITHIN, v);
 		return 0;
 	}
 	return -1;
@@ -322,7 +334,7 @@ static int qp_list(struct rd *rd)
 {
 	return qp_show(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP, 0,
 		       KEYS_ENTRY | KEY(K_ZONE) | KEY(K_SQPN) | KEY(K_ORIGIN) |
-		       KEY(K_STATE));
+		       KEY(K_STATE) | KEY(K_SEEN));
 }
 
 static int qp_get(struct rd *rd)

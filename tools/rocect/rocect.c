@@ -66,7 +66,8 @@ static void usage(void)
 		"       rocect [ -j | -p ] [ -force ] -b FILE\n"
 		"       rocect save\n"
 		"       rocect restore FILE\n"
-		"where  OBJECT := { qp | conn | policy | stats | config | monitor | metrics }\n"
+		"where  OBJECT := { qp | conn | policy | stats | config | monitor | top |\n"
+		"                  metrics }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -b[atch] FILE |\n"
 		"                    -f[orce] | -V[ersion] | -h[elp] }\n"
 		"Each object has its own help: rocect qp help\n");
@@ -79,6 +80,7 @@ static const struct rd_cmd objects[] = {
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "monitor", cmd_monitor },
+	{ "top", cmd_top },
 	{ "save", cmd_save },
 	{ "metrics", cmd_metrics },
 	{ "restore", cmd_restore },

@@ -196,6 +196,7 @@ int cmd_qp(struct rd *rd);
 int cmd_stats(struct rd *rd);
 int cmd_config(struct rd *rd);
 int cmd_monitor(struct rd *rd);
+int cmd_top(struct rd *rd);
 int cmd_policy(struct rd *rd);
 
 /* Shared by qp and monitor */

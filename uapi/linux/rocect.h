@@ -22,6 +22,8 @@
 
 /* Highest queue pair number: QPNs are 24 bits. */
 #define ROCECT_QPN_MAX		0xffffff
+/* ROCECT_A_QP_SEEN_WITHIN: at most a day, in milliseconds. */
+#define ROCECT_SEEN_WITHIN_MAX	86400000
 /* ROCECT_A_CONFIG_CNP_SPORT: use the CE-marked packet's UDP source port. */
 #define ROCECT_CNP_SPORT_COPY	65536
 
@@ -118,6 +120,10 @@ enum {
 					 */
 	ROCECT_A_QP_REPLACE,		/* flag, QP_NEW only: change a managed
 					 * entry of the key in place
+					 */
+	ROCECT_A_QP_SEEN_WITHIN,	/* u32, dump filter: only entries whose
+					 * last packet (or creation) is less
+					 * than this many ms old
 					 */
 
 	__ROCECT_A_QP_MAX,
