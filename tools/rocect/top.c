@@ -3,15 +3,17 @@
  * rocect top: the busy and congested QPs, refreshed every interval.
  *
  * Each refresh dumps only the entries seen lately (seen-within, filtered
- * in the kernel), so a table of a million idle entries costs what its
- * busy ones cost. Rates are the difference of two refreshes. An entry
+ * in the kernel): the kernel still walks a million idle entries, but
+ * sends, and top parses, only the busy ones. Rates are the difference of two refreshes. An entry
  * that goes idle drops out of the dump with its counters unchanged: top
  * remembers them as the base of its rates when it wakes. Only an entry
  * first seen by this refresh has no rate yet ("-", null in JSON).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,16 +182,27 @@ static bool top_wants(const struct top *t, json_object *row)
 	       !strcmp(str_of(row, "dst"), t->addr);
 }
 
-/* The entries seen since a little before the previous refresh. */
+/*
+ * The entries seen since a little before the previous refresh, however
+ * late this one is (a filter typed, a slow dump): one that went idle
+ * before it has its counters remembered, one that did not is here.
+ */
 static struct nlmsghdr *active_build(struct rd *rd, void *arg)
 {
 	const struct top *t = arg;
 	struct nlmsghdr *nlh = rd_msg(rd, ROCECT_CMD_QP_GET, NLM_F_DUMP);
-	uint32_t within = 2 * t->interval_ms + 1000;
+	double within = t->interval_ms + 1000.0;
+	struct timespec now;
 
+	if (t->prev) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		within += (now_of(&now) - now_of(&t->prev_t)) * 1000;
+	} else {
+		within += t->interval_ms;
+	}
 	mnl_attr_put_u32(nlh, ROCECT_A_QP_SEEN_WITHIN,
 			 within > ROCECT_SEEN_WITHIN_MAX ?
-			 ROCECT_SEEN_WITHIN_MAX : within);
+			 ROCECT_SEEN_WITHIN_MAX : (uint32_t)within);
 	return nlh;
 }
 
@@ -261,6 +274,15 @@ static int row_cmp(const void *pa, const void *pb)
 	return sort_reverse ? -r : r;
 }
 
+/* A counter's rate since the previous refresh; none after a reset. */
+static json_object *counter_rate(const struct top *t, json_object *stats,
+				 const char *key, double dt)
+{
+	int64_t d = int_of(stats, key) - int_of(t->prev_stats, key);
+
+	return d >= 0 ? json_object_new_double(d / dt) : NULL;
+}
+
 /* The namespace's totals and their rates since the previous refresh. */
 static json_object *top_totals(struct top *t, json_object *stats, double dt,
 			       size_t active)
@@ -276,11 +298,9 @@ static json_object *top_totals(struct top *t, json_object *stats, double dt,
 	if (!t->prev_stats)
 		return o;
 	json_object_object_add(o, "packets-per-s",
-			       json_object_new_double((int_of(stats, "packets") -
-						       int_of(t->prev_stats, "packets")) / dt));
+			       counter_rate(t, stats, "packets", dt));
 	json_object_object_add(o, "cnp-sent-per-s",
-			       json_object_new_double((int_of(stats, "cnp-sent") -
-						       int_of(t->prev_stats, "cnp-sent")) / dt));
+			       counter_rate(t, stats, "cnp-sent", dt));
 	drops = json_object_new_object();
 	for (i = 0; i < ARRAY_SIZE(drop_counters); i++) {
 		int64_t d = int_of(stats, drop_counters[i]) -
@@ -307,8 +327,10 @@ static int top_sample(struct top *t)
 	size_t i, n;
 	char key[256];
 
-	if (rd_collect_rows(t->rd, active_build, t, qp_to_json, &rows) ||
-	    stats_collect(t->rd, stats)) {
+	if (rd_collect_rows(t->rd, active_build, t, qp_to_json, &rows))
+		rows = NULL;
+	if (!rows || stats_collect(t->rd, stats)) {
+		json_object_put(rows);
 		json_object_put(stats);
 		return 1;
 	}
@@ -428,13 +450,29 @@ static void human(char *buf, size_t len, json_object *v)
 		snprintf(buf, len, "%.1f", x);
 }
 
+/* Append to @buf at *@o, never past its @len bytes (it stays a string). */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o >= len - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, len - *o, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*o = *o + n < len - 1 ? *o + n : len - 1;
+}
+
 /* The header: two lines of totals, then the columns' headings. */
-static int top_header(const struct top *t, json_object *s, char *buf,
-		      size_t len)
+static void top_header(const struct top *t, json_object *s, char *buf,
+		       size_t len)
 {
 	json_object *tot, *drops = NULL, *v = NULL;
 	char pk[16], cnp[16];
-	int o = 0;
+	size_t o = 0;
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t i;
@@ -446,47 +484,42 @@ static int top_header(const struct top *t, json_object *s, char *buf,
 	json_object_object_get_ex(tot, "cnp-sent-per-s", &v);
 	human(cnp, sizeof(cnp), v);
 	localtime_r(&now, &tm);
-	o += snprintf(buf + o, len - o,
-		      "rocect top - %02d:%02d:%02d  every %.1f s  sorted by %s%s%s%s%s\n",
-		      tm.tm_hour, tm.tm_min, tm.tm_sec, t->interval_ms / 1000.0,
-		      cols[t->sort].key, t->reverse ? " (reversed)" : "",
-		      t->per_conn ? "  per connection" : "",
-		      *t->addr || t->zone >= 0 || *t->origin ? "  filtered" : "",
-		      "");
-	o += snprintf(buf + o, len - o,
-		      "QPs %lld, %lld active  connections %lld  packets/s %s  CNPs sent/s %s\n",
-		      (long long)int_of(tot, "qp-count"),
-		      (long long)int_of(tot, "active"),
-		      (long long)int_of(tot, "conn-count"), pk, cnp);
-	o += snprintf(buf + o, len - o, "drops/s:");
+	append(buf, len, &o,
+	       "rocect top - %02d:%02d:%02d  every %.1f s  sorted by %s%s%s%s\n",
+	       tm.tm_hour, tm.tm_min, tm.tm_sec, t->interval_ms / 1000.0,
+	       cols[t->sort].key, t->reverse ? " (reversed)" : "",
+	       t->per_conn ? "  per connection" : "",
+	       *t->addr || t->zone >= 0 || *t->origin ? "  filtered" : "");
+	append(buf, len, &o,
+	       "QPs %lld, %lld active  connections %lld  packets/s %s  CNPs sent/s %s\n",
+	       (long long)int_of(tot, "qp-count"),
+	       (long long)int_of(tot, "active"),
+	       (long long)int_of(tot, "conn-count"), pk, cnp);
+	append(buf, len, &o, "drops/s:");
 	json_object_object_get_ex(tot, "drops-per-s", &drops);
 	if (drops && json_object_object_length(drops)) {
 		json_object_object_foreach(drops, k, d) {
 			char r[16];
 
 			human(r, sizeof(r), d);
-			o += snprintf(buf + o, len - o, " %s %s", k, r);
-			if (o >= (int)len - 64)
-				break;
+			append(buf, len, &o, " %s %s", k, r);
 		}
 	} else {
-		o += snprintf(buf + o, len - o, " none");
+		append(buf, len, &o, " none");
 	}
-	o += snprintf(buf + o, len - o, "\n\n");
+	append(buf, len, &o, "\n\n");
 	for (i = 0; i < ARRAY_SIZE(cols); i++)
-		o += snprintf(buf + o, len - o, "%-*s ", cols[i].width,
-			      cols[i].head);
-	o += snprintf(buf + o, len - o, "\n");
-	return o;
+		append(buf, len, &o, "%-*s ", cols[i].width, cols[i].head);
+	append(buf, len, &o, "\n");
 }
 
 /* One row, each column in its width. */
 static void top_row(json_object *row, char *buf, size_t len)
 {
-	size_t i;
-	int o = 0;
+	size_t i, o = 0;
 
-	for (i = 0; i < ARRAY_SIZE(cols) && o < (int)len; i++) {
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
 		json_object *v = NULL;
 		char val[64];
 
@@ -496,7 +529,7 @@ static void top_row(json_object *row, char *buf, size_t len)
 		else
 			snprintf(val, sizeof(val), "%s",
 				 v ? json_object_get_string(v) : "-");
-		o += snprintf(buf + o, len - o, "%-*s ", cols[i].width, val);
+		append(buf, len, &o, "%-*s ", cols[i].width, val);
 	}
 }
 
@@ -556,7 +589,8 @@ static int screen_enter(void)
 	tio.c_lflag &= ~(ICANON | ECHO | ISIG);
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &tio);
+	/* TCSANOW: keys typed while top started are kept. */
+	tcsetattr(STDIN_FILENO, TCSANOW, &tio);
 	/* The alternate screen, as top's, and no cursor. */
 	fputs("\033[?1049h\033[?25l", stdout);
 	return 0;
@@ -584,6 +618,8 @@ static void screen_draw(struct top *t, json_object *s, const char *prompt)
 	rows = 0;
 	for (p = buf; *p && rows < ws.ws_row - 1; p = nl + 1, rows++) {
 		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p) - 1;
 		o = nl - p < ws.ws_col ? nl - p : ws.ws_col;
 		printf("%.*s\033[K\n", o, p);
 	}
@@ -607,6 +643,17 @@ static int col_by_key(char c)
 	return -1;
 }
 
+/* @text as rocect prints an address (fd00:2:0::1 is fd00:2::1); 0 if one. */
+static int addr_norm(const char *text, char *out, size_t len)
+{
+	uint8_t fam, a[16];
+
+	if (rd_addr(text, &fam, a) ||
+	    !inet_ntop(fam == 4 ? AF_INET : AF_INET6, a, out, len))
+		return -1;
+	return 0;
+}
+
 /* "zone Z", "origin NAME", an address, or nothing: the screen's filter. */
 static void set_filter(struct top *t, const char *text)
 {
@@ -622,7 +669,8 @@ static void set_filter(struct top *t, const char *text)
 			snprintf(t->origin, sizeof(t->origin), "%s", val);
 		return;
 	}
-	if (sscanf(text, "%63s", val) == 1)
+	if (sscanf(text, "%63s", val) == 1 &&
+	    addr_norm(val, t->addr, sizeof(t->addr)))
 		snprintf(t->addr, sizeof(t->addr), "%s", val);
 }
 
@@ -651,6 +699,23 @@ static void read_filter(struct top *t, json_object *s)
 	set_filter(t, text);
 }
 
+/* Read what follows an escape (an arrow key's "[B"): none of it is a key. */
+static void skip_escape(void)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	char c;
+	int n = 0;
+
+	while (n++ < 16 && poll(&pfd, 1, 20) > 0 &&
+	       read(STDIN_FILENO, &c, 1) == 1) {
+		/* A CSI or SS3 sequence ends at its final byte. */
+		if (n > 1 && c >= 0x40 && c <= 0x7e)
+			break;
+		if (n == 1 && c != '[' && c != 'O')
+			break;
+	}
+}
+
 /* Handle a key; return 1 to quit, 0 to redraw now, -1 to ignore it. */
 static int screen_key(struct top *t, json_object *s, char c)
 {
@@ -658,6 +723,10 @@ static int screen_key(struct top *t, json_object *s, char c)
 
 	if (c == 'q' || c == 3)
 		return 1;
+	if (c == 27) {
+		skip_escape();
+		return -1;
+	}
 	if (col >= 0) {
 		t->sort = col;
 		return 0;
@@ -676,34 +745,42 @@ static int screen_key(struct top *t, json_object *s, char c)
 	return -1;
 }
 
+/*
+ * Refresh; a dump the table kept changing under (rd_collect_rows() tried
+ * five times) is skipped: the next refresh measures from the last one.
+ * Return: 0, -1 for a refresh skipped, 1 on failure.
+ */
+static int top_refresh(struct top *t)
+{
+	if (!top_sample(t))
+		return 0;
+	return errno == EAGAIN ? -1 : 1;
+}
+
 static int top_screen(struct top *t)
 {
 	unsigned long shown = 0;
 	struct timespec next, now;
 	json_object *s = NULL;
-	int ret = 0;
+	int ret, err = 0;
 
+	/* The first refresh is the base of the rates; its errors show. */
+	if (top_sample(t))
+		return 1;
 	if (screen_enter())
 		return 1;
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	s = top_view(t);
+	screen_draw(t, s, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	next = now;
 	for (;;) {
 		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 		long wait_ms;
 		char c;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now_of(&now) >= now_of(&next)) {
-			if (t->count && shown++ >= t->count)
-				break;
-			if (top_sample(t)) {
-				ret = 1;
-				break;
-			}
-			json_object_put(s);
-			s = top_view(t);
-			screen_draw(t, s, NULL);
 			next.tv_sec = now.tv_sec + t->interval_ms / 1000;
 			next.tv_nsec = now.tv_nsec +
 				       (t->interval_ms % 1000) * 1000000L;
@@ -711,42 +788,62 @@ static int top_screen(struct top *t)
 				next.tv_sec++;
 				next.tv_nsec -= NSEC_PER_SEC;
 			}
+			if (shown) {
+				ret = top_refresh(t);
+				if (ret > 0) {
+					err = errno;
+					break;
+				}
+				if (!ret) {
+					json_object_put(s);
+					s = top_view(t);
+					screen_draw(t, s, NULL);
+				}
+			}
+			if (t->count && shown++ >= t->count)
+				break;
+			if (!t->count)
+				shown = 1;
 		}
 		wait_ms = (now_of(&next) - now_of(&now)) * 1000 + 1;
-		if (poll(&pfd, 1, wait_ms) <= 0)
-			continue;
-		if (read(STDIN_FILENO, &c, 1) != 1)
-			break;
-		ret = screen_key(t, s, c);
-		if (ret == 1) {
-			ret = 0;
-			break;
+		if (poll(&pfd, 1, wait_ms) > 0) {
+			if (read(STDIN_FILENO, &c, 1) != 1)
+				break;
+			ret = screen_key(t, s, c);
+			if (ret == 1)
+				break;
+			if (ret == 0) {
+				/* The same refresh, shown the new way. */
+				json_object_put(s);
+				s = top_view(t);
+				screen_draw(t, s, NULL);
+			}
 		}
-		if (ret == 0) {
-			/* The same refresh, shown the new way. */
-			json_object_put(s);
-			s = top_view(t);
-			screen_draw(t, s, NULL);
-		}
-		ret = 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
 	}
 	json_object_put(s);
 	screen_leave();
-	return ret;
+	if (err)
+		pr_err("top: a refresh failed: %s", strerror(err));
+	return !!err;
 }
 
 static int top_batch(struct top *t)
 {
 	unsigned long shown = 0;
 	json_object *s;
+	int ret;
 
 	/* The first refresh is the base of the rates: wait one interval. */
 	if (top_sample(t))
 		return 1;
 	while (!t->count || shown < t->count) {
 		usleep(t->interval_ms * 1000);
-		if (top_sample(t))
+		ret = top_refresh(t);
+		if (ret > 0)
 			return 1;
+		if (ret < 0)
+			continue;
 		s = top_view(t);
 		print_batch(t, s);
 		json_object_put(s);
@@ -803,7 +900,7 @@ static int top_args(struct rd *rd, struct top *t)
 				pr_err("top: invalid interval '%s' (0.1 to 3600 s)", v);
 				return 1;
 			}
-			t->interval_ms = d * 1000;
+			t->interval_ms = d * 1000 + 0.5;
 		} else if (!strcmp(w, "sort")) {
 			t->sort = sort_by_name(v);
 			if (t->sort < 0) {
@@ -817,13 +914,10 @@ static int top_args(struct rd *rd, struct top *t)
 			}
 			t->zone = u;
 		} else if (!strcmp(w, "addr")) {
-			uint8_t fam, a[16];
-
-			if (rd_addr(v, &fam, a)) {
+			if (addr_norm(v, t->addr, sizeof(t->addr))) {
 				pr_err("top: invalid address '%s'", v);
 				return 1;
 			}
-			snprintf(t->addr, sizeof(t->addr), "%s", v);
 		} else if (!strcmp(w, "origin")) {
 			if (strcmp(v, "learned") && strcmp(v, "managed") &&
 			    strcmp(v, "inferred") && strcmp(v, "recovered")) {
