@@ -73,6 +73,8 @@ module_param_named(policy_default, defaults[ROCECT_CFG_policy_default], uint, 04
 MODULE_PARM_DESC(policy_default, "Default: what the service policy does with a REQ no rule matches (0 accept, default; 1 drop; 2 reject)");
 module_param_named(reject_max_rate, defaults[ROCECT_CFG_reject_max_rate], uint, 0444);
 MODULE_PARM_DESC(reject_max_rate, "Default: REJs per second the service policy's reject sends at most (1 to 1000000, default 1000)");
+module_param_named(drop_events_max_rate, defaults[ROCECT_CFG_drop_events_max_rate], uint, 0444);
+MODULE_PARM_DESC(drop_events_max_rate, "Default: drop events per second sent to the drops group at most; the rest are counted as suppressed (1 to 100000, default 100)");
 
 struct netlink_range_validation rocect_config_ranges[ROCECT_CFG_COUNT] = {
 #define ROCECT_SETTING(name, attr, type, lo, hi, def)	\

@@ -219,6 +219,11 @@ static const struct genl_multicast_group rocect_nl_mcgrps[] = {
 		.name	= ROCECT_MCGRP_EVENTS,
 		.flags	= GENL_MCAST_CAP_NET_ADMIN,
 	},
+	/* Drops name the addresses and QPs of the traffic: the same. */
+	[ROCECT_NLGRP_DROPS] = {
+		.name	= ROCECT_MCGRP_DROPS,
+		.flags	= GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 struct genl_family rocect_nl_family __ro_after_init = {

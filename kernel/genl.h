@@ -33,6 +33,7 @@ int rocect_nl_policy_flush_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	ROCECT_NLGRP_EVENTS,
+	ROCECT_NLGRP_DROPS,
 };
 
 extern struct genl_family rocect_nl_family;

@@ -28,6 +28,7 @@
 #include <uapi/linux/rocect.h>
 
 #include "conn.h"
+#include "drop_report.h"
 #include "guard.h"
 #include "helper.h"
 #include "offload.h"
@@ -101,14 +102,14 @@ static bool flow_bare(struct rocect_net *rn, const struct guard_flow *f)
  * runs on conntracks only). Dropped in drop mode, counted under @ctr.
  */
 static unsigned int guard_unfit(struct rocect_net *rn,
+				const struct sk_buff *skb,
 				const struct guard_flow *f,
 				enum rocect_counter ctr, const char *why)
 {
 	if (!rocect_strict(rn) || !flow_bare(rn, f))
 		return NF_ACCEPT;
 	rocect_stats_inc(rn, ctr);
-	if (net_ratelimit())
-		pr_info("guard: %s on an offloaded flow dropped\n", why);
+	rocect_drop_report(rn, skb, NULL, NULL, ctr, why);
 	return NF_DROP;
 }
 
@@ -138,7 +139,7 @@ guard_packet(struct rocect_net *rn, struct sk_buff *skb,
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
 	case ROCE_CLASS_GSI_OTHER:
-		return guard_unfit(rn, f, ROCECT_CTR_DROP_SPOOFED, "a MAD");
+		return guard_unfit(rn, skb, f, ROCECT_CTR_DROP_SPOOFED, "a MAD");
 	case ROCE_CLASS_CNP:
 	case ROCE_CLASS_MALFORMED:
 	case ROCE_CLASS_UNKNOWN_OPCODE:
@@ -207,7 +208,7 @@ static __always_inline unsigned int guard_ip(struct rocect_net *rn,
 	 * such a packet may not pass here either (nor move a window).
 	 */
 	if (iph->frag_off & htons(IP_MF))
-		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
 				   "a fragment");
 	if (thoff > sizeof(_iph)) {
 		iph = skb_header_pointer(skb, 0, thoff, hdr);
@@ -215,7 +216,7 @@ static __always_inline unsigned int guard_ip(struct rocect_net *rn,
 			return NF_ACCEPT;
 	}
 	if (ip_fast_csum(iph, iph->ihl))
-		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
 				   "a bad IP checksum");
 	return guard_packet(rn, skb, &f);
 }
@@ -246,7 +247,7 @@ static unsigned int guard_ip6(struct rocect_net *rn, struct sk_buff *skb)
 	f.saddr = ip6h->saddr.s6_addr;
 	f.daddr = ip6h->daddr.s6_addr;
 	if (flags & IP6_FH_F_FRAG)
-		return guard_unfit(rn, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
 				   "a fragment");
 	return guard_packet(rn, skb, &f);
 }

@@ -22,6 +22,7 @@
 #include "adopt.h"
 #include "cm.h"
 #include "cm_reject.h"
+#include "drop_report.h"
 #include "expect.h"
 #include "helper.h"
 #include "learn.h"
@@ -55,39 +56,26 @@ bool rocect_helper_port(__be16 port)
 }
 
 /*
- * Log why a packet is dropped: through the helper's logger for a packet
- * of its conntrack, else (the guard's, guard.c) with the interface. Rate
- * limited: a flood must not turn into a printk storm from softirq.
+ * Drop a packet, counted under @ctr, logged and reported to the drops
+ * group (drop_report.c) with what @pkt (NULL: none yet) tells of it.
  */
-static void log_drop(const struct sk_buff *skb, const struct nf_conn *ct,
-		     const char *why)
-{
-	if (!net_ratelimit())
-		return;
-	if (ct)
-		nf_ct_helper_log((struct sk_buff *)skb, ct, "%s", why);
-	else
-		pr_info("guard: %s on %s\n", why, skb->dev->name);
-}
-
-/* Drop a packet, counted under @ctr. */
 static int drop_counted(struct rocect_net *rn, struct sk_buff *skb,
-			const struct nf_conn *ct, enum rocect_counter ctr,
-			const char *why)
+			const struct nf_conn *ct, const struct roce_pkt *pkt,
+			enum rocect_counter ctr, const char *why)
 {
 	rocect_stats_inc(rn, ctr);
-	log_drop(skb, ct, why);
+	rocect_drop_report(rn, skb, ct, pkt, ctr, why);
 	return NF_DROP;
 }
 
 /* The unknown-qp policy's verdict on a packet it cannot vouch for. */
 static int policy_verdict(struct rocect_net *rn, struct sk_buff *skb,
-			  const struct nf_conn *ct, enum rocect_counter ctr,
-			  const char *why)
+			  const struct nf_conn *ct, const struct roce_pkt *pkt,
+			  enum rocect_counter ctr, const char *why)
 {
 	if (!rocect_strict(rn))
 		return NF_ACCEPT;
-	return drop_counted(rn, skb, ct, ctr, why);
+	return drop_counted(rn, skb, ct, pkt, ctr, why);
 }
 
 /**
@@ -365,12 +353,14 @@ bind_data(struct rocect_net *rn, struct rocect_qp *qp,
  * but neither counts on the entry nor earns its sender a CNP.
  */
 static int not_the_sender(struct rocect_net *rn, struct sk_buff *skb,
-			  const struct nf_conn *ct, enum rocect_counter ctr)
+			  const struct nf_conn *ct, const struct roce_pkt *pkt,
+			  enum rocect_counter ctr)
 {
 	rocect_stats_inc(rn, ctr);
 	if (!rocect_strict(rn))
 		return NF_ACCEPT;
-	log_drop(skb, ct, ctr == ROCECT_CTR_WRONG_IFACE ?
+	rocect_drop_report(rn, skb, ct, pkt, ctr,
+			   ctr == ROCECT_CTR_WRONG_IFACE ?
 		 "QP data from another interface" :
 		 ctr == ROCECT_CTR_WRONG_SPORT ?
 		 "QP data from another UDP port" :
@@ -430,7 +420,7 @@ data_verdict(struct rocect_net *rn, struct sk_buff *skb, struct nf_conn *ct,
 		if (likely(wrong == ROCECT_CTR_MAX))
 			wrong = bind_data(rn, qp, &b);
 		if (unlikely(wrong != ROCECT_CTR_MAX))
-			return not_the_sender(rn, skb, ct, wrong);
+			return not_the_sender(rn, skb, ct, pkt, wrong);
 	}
 	if (INET_ECN_is_ce(roce_pkt_tos(pkt)))
 		rocect_cnp_ce(rn, skb, checked ? qp : NULL, pkt);
@@ -445,7 +435,7 @@ data_verdict(struct rocect_net *rn, struct sk_buff *skb, struct nf_conn *ct,
 	/* The mode read once: a change meanwhile applies to the next. */
 	if (admitted || vouched || !drop)
 		return NF_ACCEPT;
-	return drop_counted(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
+	return drop_counted(rn, skb, ct, pkt, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			    qp ? "QP entry only inferred" : "no QP entry");
 }
 
@@ -494,17 +484,19 @@ static int cnp_verdict(struct rocect_net *rn, struct sk_buff *skb,
 	qp = rocect_qp_lookup(rn, &key);
 	if (qp && rocect_qp_origin(qp) != ROCECT_ORIGIN_INFERRED) {
 		if (!cnp_from_peer(rn, skb, READ_ONCE(qp->iif), pkt))
-			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
+			return not_the_sender(rn, skb, ct, pkt,
+						      ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
 	if (!rocect_strict(rn))
 		return NF_ACCEPT;
 	if (ct && rocect_flow_bound(ct, ctinfo, key.dqpn)) {
 		if (!cnp_from_peer(rn, skb, ROCECT_IIF_UNBOUND, pkt))
-			return not_the_sender(rn, skb, ct, ROCECT_CTR_CNP_FORGED);
+			return not_the_sender(rn, skb, ct, pkt,
+						      ROCECT_CTR_CNP_FORGED);
 		return NF_ACCEPT;
 	}
-	return policy_verdict(rn, skb, ct, ROCECT_CTR_UNKNOWN_QP_DROPPED,
+	return policy_verdict(rn, skb, ct, pkt, ROCECT_CTR_UNKNOWN_QP_DROPPED,
 			      "CNP to no QP entry");
 }
 
@@ -519,17 +511,17 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 {
 	if (pkt->len > caplen || !roce_icrc_verify(ip, pkt->l4_off, pkt->len)) {
 		rocect_stats_inc(rn, ROCECT_CTR_ICRC_BAD);
-		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_ICRC,
+		return policy_verdict(rn, skb, ct, pkt, ROCECT_CTR_DROP_ICRC,
 				      "CM MAD with a bad ICRC");
 	}
 	if (!rocect_rp_check(rn, skb, pkt)) {
 		rocect_stats_inc(rn, ROCECT_CTR_CM_SPOOFED);
 		/* Untracked, so unanswered, but never past a refusing rule. */
 		if (rocect_policy_refuses(rn, pkt, nf_ct_zone(ct)->id))
-			return drop_counted(rn, skb, ct,
+			return drop_counted(rn, skb, ct, pkt,
 					    ROCECT_CTR_POLICY_DROPPED,
 					    "REQ the service policy refuses");
-		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_SPOOFED,
+		return policy_verdict(rn, skb, ct, pkt, ROCECT_CTR_DROP_SPOOFED,
 				      "CM MAD from a spoofed source");
 	}
 	switch (rocect_cm_packet(rn, ct, pkt,
@@ -540,7 +532,7 @@ static int cm_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		rocect_cm_reject(rn, skb, pkt);
 		fallthrough;
 	default:
-		return drop_counted(rn, skb, ct, ROCECT_CTR_POLICY_DROPPED,
+		return drop_counted(rn, skb, ct, pkt, ROCECT_CTR_POLICY_DROPPED,
 				    "REQ the service policy refuses");
 	}
 }
@@ -576,10 +568,10 @@ class_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		if (pkt->malformed == ROCE_MAL_NOT_UDP &&
 		    (ctinfo == IP_CT_RELATED || ctinfo == IP_CT_RELATED_REPLY))
 			return NF_ACCEPT;
-		return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_MALFORMED,
+		return policy_verdict(rn, skb, ct, pkt, ROCECT_CTR_DROP_MALFORMED,
 				      roce_malformed_name(pkt->malformed));
 	default:
-		return policy_verdict(rn, skb, ct,
+		return policy_verdict(rn, skb, ct, pkt,
 				      ROCECT_CTR_DROP_UNKNOWN_OPCODE,
 				      "reserved opcode");
 	}
@@ -609,7 +601,7 @@ int rocect_gso_verdict(struct rocect_net *rn, struct sk_buff *skb,
 		       const struct nf_conn *ct)
 {
 	rocect_stats_inc(rn, ROCECT_CTR_GSO);
-	return policy_verdict(rn, skb, ct, ROCECT_CTR_DROP_GSO,
+	return policy_verdict(rn, skb, ct, NULL, ROCECT_CTR_DROP_GSO,
 			      "GRO super-packet");
 }
 

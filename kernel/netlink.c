@@ -606,14 +606,6 @@ static int put_counters(struct sk_buff *skb, int type, const u64 *ctr,
 	return 0;
 }
 
-/* The attribute each event counter is reported as, in counters.h order. */
-#define ROCECT_COUNTER(name)	ROCECT_A_STATS_##name,
-static const u8 stats_attrs[] = {
-#include "counters.h"
-};
-
-#undef ROCECT_COUNTER
-
 static int fill_stats(struct sk_buff *skb, struct rocect_net *rn,
 		      const void *unused)
 {
@@ -634,9 +626,8 @@ static int fill_stats(struct sk_buff *skb, struct rocect_net *rn,
 	    nla_put_u32(skb, ROCECT_A_STATS_CONN_COUNT,
 			READ_ONCE(rn->conns.count)))
 		return -EMSGSIZE;
-	BUILD_BUG_ON(ARRAY_SIZE(stats_attrs) != ROCECT_CTR_MAX);
 	for (i = 0; i < ROCECT_CTR_MAX; i++)
-		if (nla_put_u64_64bit(skb, stats_attrs[i], c[i],
+		if (nla_put_u64_64bit(skb, rocect_stats_attrs[i], c[i],
 				      ROCECT_A_STATS_PAD))
 			return -EMSGSIZE;
 	return 0;

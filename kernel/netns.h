@@ -86,6 +86,8 @@ struct rocect_policy;
  * @conns: the tracked CM connections
  * @np: the CNP budget
  * @rej: the service policy's REJ budget
+ * @drop_events: the drops group's budget of events (drop_report.c)
+ * @drops_unreported: drops over that budget since the last event sent
  * @learn: learning's records, allocated when learn is first set on or
  *	unknown-qp first goes to drop (which recovers adopted flows' pairs)
  * @gc: the collector (gc.c), which ages both tables
@@ -104,6 +106,8 @@ struct rocect_net {
 	struct rocect_conn_table conns;
 	struct rocect_cnp_bucket np;
 	struct rocect_cnp_bucket rej;
+	struct rocect_cnp_bucket drop_events;
+	atomic64_t drops_unreported;
 	struct rocect_learn *learn;
 	struct delayed_work gc;
 	struct list_head guard_hooks;

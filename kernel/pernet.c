@@ -89,6 +89,7 @@ static int __net_init rocect_net_init(struct net *net)
 	rocect_config_net_init(rn);
 	rocect_cnp_net_init(&rn->np);
 	rocect_cnp_net_init(&rn->rej);
+	rocect_cnp_net_init(&rn->drop_events);
 	err = rocect_stats_net_init(rn);
 	if (err)
 		return err;

@@ -67,3 +67,6 @@ ROCECT_SETTING(policy_default, POLICY_DEFAULT, u8, 0, ROCECT_POLICY_ACTION_MAX,
 /* A REQ flood aimed at a refused service must not become a REJ flood. */
 ROCECT_SETTING(reject_max_rate, REJECT_MAX_RATE, u32, 1,
 	       ROCECT_REJECT_MAX_RATE_MAX, 1000)
+/* A drop flood must not become an event flood for monitor's listeners. */
+ROCECT_SETTING(drop_events_max_rate, DROP_EVENTS_MAX_RATE, u32, 1,
+	       ROCECT_DROP_EVENTS_MAX_RATE_MAX, 100)

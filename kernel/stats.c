@@ -3,8 +3,21 @@
  * Per-namespace counters, kept per CPU so that counting never takes a lock
  * on the packet path; summed when read through netlink.
  */
+#include <uapi/linux/rocect.h>
+
 #include "stats.h"
 #include "netns.h"
+
+/*
+ * The attribute each event counter is reported as, in counters.h order:
+ * sized by the enum, so a counter without its attribute cannot build.
+ */
+#define ROCECT_COUNTER(name)	ROCECT_A_STATS_##name,
+const u8 rocect_stats_attrs[ROCECT_CTR_MAX] = {
+#include "counters.h"
+};
+
+#undef ROCECT_COUNTER
 
 /**
  * rocect_stats_inc() - count one event

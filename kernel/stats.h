@@ -17,6 +17,8 @@ enum rocect_counter {
 
 #undef ROCECT_COUNTER
 
+extern const u8 rocect_stats_attrs[ROCECT_CTR_MAX];
+
 /**
  * struct rocect_stats - per-CPU counters of one network namespace
  * @packets: packets the helper inspected

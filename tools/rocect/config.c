@@ -64,6 +64,8 @@ static const struct rd_field settings[] = {
 	RD_NAMES("policy-default", ROCECT_A_CONFIG_POLICY_DEFAULT,
 		 policy_actions, 3),
 	RD_FIELD("reject-max-rate", ROCECT_A_CONFIG_REJECT_MAX_RATE, RD_U32),
+	RD_FIELD("drop-events-max-rate", ROCECT_A_CONFIG_DROP_EVENTS_MAX_RATE,
+		 RD_U32),
 	RD_NAMES("cnp", ROCECT_A_CONFIG_CNP, bools, 2),
 	RD_FIELD("cnp-interval-us", ROCECT_A_CONFIG_CNP_INTERVAL_US, RD_U32),
 	RD_FIELD("cnp-max-rate", ROCECT_A_CONFIG_CNP_MAX_RATE, RD_U32),
@@ -93,7 +95,8 @@ static int config_help(struct rd *rd)
 		"             cnp-sport { copy | PORT } | cnp-clear-ce { on | off } |\n"
 		"             offload { off | on | guarded } |\n"
 		"             policy-default { accept | drop | reject } |\n"
-		"             reject-max-rate PER_SECOND }\n");
+		"             reject-max-rate PER_SECOND |\n"
+		"             drop-events-max-rate PER_SECOND }\n");
 	return 0;
 }
 

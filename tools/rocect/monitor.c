@@ -2,10 +2,13 @@
 /*
  * rocect monitor: print events as they happen: QP entries created,
  * changed, deleted; service policy rules added, deleted, flushed; REQs the
- * policy refused. Until interrupted or until COUNT events were printed;
- * with "timestamp", each with the local time it was received.
+ * policy refused; with "drops", the packets the helper dropped (a group of
+ * their own, rate limited by the module). Until interrupted or until
+ * COUNT events were printed; with "timestamp", each with the local time it
+ * was received.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -32,6 +35,41 @@ struct monitor {
 	struct rd *rd;
 	bool stamp;
 };
+
+/* A drop event's attributes; its reason is a counter's name. */
+static const struct rd_field drop_fields[] = {
+	RD_FIELD("zone", ROCECT_A_DROP_ZONE, RD_U16),
+	RD_ADDRS("src", ROCECT_A_DROP_SADDR4, ROCECT_A_DROP_SADDR6),
+	RD_ADDRS("dst", ROCECT_A_DROP_DADDR4, ROCECT_A_DROP_DADDR6),
+	RD_FIELD("dqpn", ROCECT_A_DROP_DQPN, RD_U32),
+	RD_FIELD("sport", ROCECT_A_DROP_SPORT, RD_U16),
+	RD_FIELD("iif", ROCECT_A_DROP_IIF, RD_U32),
+	RD_FIELD("suppressed", ROCECT_A_DROP_SUPPRESSED, RD_U64),
+	RD_FIELDS_END
+};
+
+/* A DROP_NTF as JSON: the reason by its counter's name, the interface's. */
+static json_object *drop_json(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[ROCECT_A_DROP_MAX + 1];
+	json_object *o = json_object_new_object();
+	char dev[IF_NAMESIZE];
+	const char *why = NULL;
+	uint32_t reason = 0;
+
+	rd_attrs(nlh, tb, ROCECT_A_DROP_MAX);
+	if (tb[ROCECT_A_DROP_REASON]) {
+		reason = mnl_attr_get_u32(tb[ROCECT_A_DROP_REASON]);
+		why = stats_counter_key(reason);
+	}
+	json_object_object_add(o, "reason", why ? json_object_new_string(why) :
+			       json_object_new_int64(reason));
+	rd_fields_json(o, tb, drop_fields);
+	if (tb[ROCECT_A_DROP_IIF] &&
+	    if_indextoname(mnl_attr_get_u32(tb[ROCECT_A_DROP_IIF]), dev))
+		json_object_object_add(o, "dev", json_object_new_string(dev));
+	return o;
+}
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -68,6 +106,9 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	case ROCECT_CMD_POLICY_REFUSED_NTF:
 		ev = "refused";
 		break;
+	case ROCECT_CMD_DROP_NTF:
+		ev = "drop";
+		break;
 	default:
 		return MNL_CB_OK;	/* a newer kernel's event */
 	}
@@ -75,6 +116,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		o = qp_to_json(nlh);
 	else if (g->cmd == ROCECT_CMD_POLICY_REFUSED_NTF)
 		o = policy_refused_json(nlh);
+	else if (g->cmd == ROCECT_CMD_DROP_NTF)
+		o = drop_json(nlh);
 	else if (g->cmd == ROCECT_CMD_POLICY_FLUSH_NTF)
 		o = json_object_new_object();
 	else
@@ -112,9 +155,37 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Join a multicast group; 0, or -1 after saying why not. */
+static int join_group(struct rd *rd, uint32_t grp, const char *name)
+{
+	if (!grp) {
+		pr_err("monitor: the module has no %s group (an older one?)",
+		       name);
+		return -1;
+	}
+	if (mnl_socket_setsockopt(rd->nl, NETLINK_ADD_MEMBERSHIP, &grp,
+				  sizeof(grp))) {
+		pr_err("cannot join the %s group: %s%s", name, strerror(errno),
+		       errno == EPERM ? " (needs CAP_NET_ADMIN)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int monitor_usage(struct rd *rd)
+{
+	fprintf(stderr,
+		"Usage: rocect [-j] monitor [ events ] [ drops ] [ timestamp ] [ count N ]\n"
+		"events (the default): QP entries created, changed and deleted, the\n"
+		"service policy's changes and refused REQs; drops: the packets dropped,\n"
+		"at most drop-events-max-rate a second, each with the count of those\n"
+		"suppressed before it.\n");
+	return rd_is(rd, "help") ? 0 : 1;
+}
+
 /**
  * cmd_monitor() - the "monitor" object:
- *	rocect monitor [ timestamp ] [ count N ]
+ *	rocect monitor [ events ] [ drops ] [ timestamp ] [ count N ]
  * @rd: the invocation, positioned after "monitor"
  *
  * Return: the exit status.
@@ -123,33 +194,41 @@ int cmd_monitor(struct rd *rd)
 {
 	struct monitor m = { .rd = rd };
 	uint32_t count = 0, seen = 0;
-	int grp, n;
+	bool events = false, drops = false;
+	const char *w;
+	int n;
 
-	if (rd_is(rd, "timestamp"))
-		m.stamp = true;
-	if (rd_is(rd, "count")) {
-		if (rd_u32(rd_next(rd), UINT32_MAX, &count) || !count) {
-			pr_err("monitor: count needs a positive number");
-			return 1;
+	while ((w = rd_arg(rd))) {
+		if (!strcmp(w, "events") && !events) {
+			events = true;
+		} else if (!strcmp(w, "drops") && !drops) {
+			drops = true;
+		} else if (!strcmp(w, "timestamp") && !m.stamp) {
+			m.stamp = true;
+		} else if (!strcmp(w, "count") && !count) {
+			rd_next(rd);
+			if (rd_u32(rd_arg(rd), UINT32_MAX, &count) || !count) {
+				pr_err("monitor: count needs a positive number");
+				return 1;
+			}
+		} else {
+			return monitor_usage(rd);
 		}
-	}
-	if (!rd_no_arg(rd)) {
-		fprintf(stderr, "Usage: rocect [-j] monitor [ timestamp ] [ count N ]\n");
-		return rd_is(rd, "help") ? 0 : 1;
+		rd_next(rd);
 	}
 	if (rd_need_family(rd)) {
 		rd_perror();
 		return 1;
 	}
-	grp = rd->mcgrp_events;
-	if (mnl_socket_setsockopt(rd->nl, NETLINK_ADD_MEMBERSHIP, &grp,
-				  sizeof(grp))) {
-		pr_err("cannot join the events group: %s%s", strerror(errno),
-		       errno == EPERM ? " (needs CAP_NET_ADMIN)" : "");
+	if (!drops)
+		events = true;
+	if ((events && join_group(rd, rd->mcgrp_events, "events")) ||
+	    (drops && join_group(rd, rd->mcgrp_drops, "drops")))
 		return 1;
-	}
 	/* Tell a waiting script that events from now on will be seen. */
-	fprintf(stderr, "rocect: monitoring QP events\n");
+	fprintf(stderr, "rocect: monitoring %s\n",
+		events && drops ? "QP events and drops" :
+		drops ? "drops" : "QP events");
 	while (!count || seen < count) {
 		n = mnl_socket_recvfrom(rd->nl, rd->buf, MNL_SOCKET_BUFFER_SIZE);
 		if (n < 0) {

@@ -50,13 +50,19 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	if (!tb[CTRL_ATTR_MCAST_GROUPS])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
+		const char *name;
+		uint32_t id;
+
 		memset(g, 0, sizeof(g));
 		mnl_attr_parse_nested(grp, family_attr_cb, g);
-		if (g[CTRL_ATTR_MCAST_GRP_NAME] && g[CTRL_ATTR_MCAST_GRP_ID] &&
-		    !strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]),
-			    ROCECT_MCGRP_EVENTS))
-			rd->mcgrp_events =
-				mnl_attr_get_u32(g[CTRL_ATTR_MCAST_GRP_ID]);
+		if (!g[CTRL_ATTR_MCAST_GRP_NAME] || !g[CTRL_ATTR_MCAST_GRP_ID])
+			continue;
+		name = mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]);
+		id = mnl_attr_get_u32(g[CTRL_ATTR_MCAST_GRP_ID]);
+		if (!strcmp(name, ROCECT_MCGRP_EVENTS))
+			rd->mcgrp_events = id;
+		else if (!strcmp(name, ROCECT_MCGRP_DROPS))
+			rd->mcgrp_drops = id;
 	}
 	return MNL_CB_OK;
 }

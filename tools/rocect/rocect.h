@@ -21,6 +21,7 @@
  * @netns: -n, the network namespace's name, or NULL
  * @family: the rocect family's ID
  * @mcgrp_events: the events multicast group's ID
+ * @mcgrp_drops: the drops multicast group's ID, 0 if the module has none
  * @seq: sequence number of the last request
  * @buf: message buffer
  */
@@ -33,6 +34,7 @@ struct rd {
 	const char *netns;
 	uint16_t family;
 	uint32_t mcgrp_events;
+	uint32_t mcgrp_drops;
 	uint32_t seq;
 	char *buf;
 };
@@ -204,6 +206,7 @@ json_object *qp_to_json(const struct nlmsghdr *nlh);
 int qp_dump_managed(struct rd *rd, json_object **rows);
 int config_collect(struct rd *rd, json_object *o);
 int stats_collect(struct rd *rd, json_object *o);
+const char *stats_counter_key(uint32_t attr);
 int policy_dump(struct rd *rd, json_object **rows);
 int policy_rule_line(json_object *row, char *buf, size_t len);
 json_object *policy_rule_json(const struct nlmsghdr *nlh);

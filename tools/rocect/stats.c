@@ -150,6 +150,22 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /**
+ * stats_counter_key() - a counter's name, as stats shows it
+ * @attr: its ROCECT_A_STATS_ attribute (a drop event's reason)
+ *
+ * Return: the name, or NULL for one this rocect does not know.
+ */
+const char *stats_counter_key(uint32_t attr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		if (counters[i].attr == (int)attr)
+			return counters[i].key;
+	return NULL;
+}
+
+/**
  * stats_collect() - the namespace's counters
  * @rd: the invocation
  * @o: a JSON object that gets the keys of `rocect -j stats`

@@ -19,6 +19,8 @@
 #define ROCECT_FAMILY_NAME	"rocect"
 #define ROCECT_FAMILY_VERSION	1
 #define ROCECT_MCGRP_EVENTS	"events"
+/* Packets the helper or the guard dropped, rate limited (DROP_NTF). */
+#define ROCECT_MCGRP_DROPS	"drops"
 
 /* Highest queue pair number: QPNs are 24 bits. */
 #define ROCECT_QPN_MAX		0xffffff
@@ -283,6 +285,7 @@ enum {
 					 * rule matched
 					 */
 	ROCECT_A_CONFIG_REJECT_MAX_RATE, /* u32 REJs/s, 1..1000000 */
+	ROCECT_A_CONFIG_DROP_EVENTS_MAX_RATE, /* u32 DROP_NTFs/s, 1..100000 */
 
 	__ROCECT_A_CONFIG_MAX,
 	ROCECT_A_CONFIG_MAX = (__ROCECT_A_CONFIG_MAX - 1)
@@ -343,6 +346,34 @@ enum {
 	ROCECT_A_POLICY_MAX = (__ROCECT_A_POLICY_MAX - 1)
 };
 
+/* ROCECT_CMD_DROP_NTF: a packet dropped, on the "drops" group. */
+enum {
+	ROCECT_A_DROP_UNSPEC,
+	ROCECT_A_DROP_PAD,
+	ROCECT_A_DROP_REASON,		/* u32, the ROCECT_A_STATS_ attribute of
+					 * the counter that counted it
+					 */
+	ROCECT_A_DROP_ZONE,		/* u16, its conntrack's zone; absent
+					 * for the guard's packets
+					 */
+	ROCECT_A_DROP_SADDR4,		/* be32 */
+	ROCECT_A_DROP_DADDR4,
+	ROCECT_A_DROP_SADDR6,		/* 16 bytes */
+	ROCECT_A_DROP_DADDR6,
+	ROCECT_A_DROP_DQPN,		/* u32, its BTH's; absent if malformed */
+	ROCECT_A_DROP_SPORT,		/* u16, UDP source port; as DQPN */
+	ROCECT_A_DROP_IIF,		/* u32, ifindex it came in on; absent
+					 * for this host's own packets
+					 */
+	ROCECT_A_DROP_SUPPRESSED,	/* u64, drops not reported (over
+					 * drop-events-max-rate) since the
+					 * last DROP_NTF
+					 */
+
+	__ROCECT_A_DROP_MAX,
+	ROCECT_A_DROP_MAX = (__ROCECT_A_DROP_MAX - 1)
+};
+
 enum {
 	ROCECT_CMD_UNSPEC,
 	ROCECT_CMD_QP_GET,
@@ -367,6 +398,7 @@ enum {
 	ROCECT_CMD_POLICY_DEL_NTF,
 	ROCECT_CMD_POLICY_FLUSH_NTF,
 	ROCECT_CMD_POLICY_REFUSED_NTF,
+	ROCECT_CMD_DROP_NTF,
 
 	__ROCECT_CMD_MAX,
 	ROCECT_CMD_MAX = (__ROCECT_CMD_MAX - 1)
