@@ -7,6 +7,10 @@
  * limited: a flood must turn into neither a printk storm nor an event
  * storm; the events over drop-events-max-rate are counted and the next
  * event sent carries that count.
+ *
+ * genl_has_listeners() reads one bitmap for all namespaces: a listener in
+ * any namespace makes every namespace's drops take the rate check, so the
+ * check refuses without its lock once the budget is surely spent.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -20,6 +24,36 @@
 #include "genl.h"
 #include "netns.h"
 #include "wire.h"
+
+/* The family is registered: its group IDs are its own (rocect_nl_init()). */
+static bool drops_ready;
+
+/**
+ * rocect_drop_report_ready() - let drops be reported, or stop them
+ * @ready: true once the family is registered, false before it goes
+ *
+ * The guard's hooks can drop packets before the family is registered and
+ * after it is gone (with offload=guarded at load): its group would then be
+ * another family's.
+ */
+void rocect_drop_report_ready(bool ready)
+{
+	WRITE_ONCE(drops_ready, ready);
+	if (!ready)
+		synchronize_net();	/* reports under way are done */
+}
+
+/* A drop event's size: every attribute it may carry. */
+static size_t drop_msg_size(void)
+{
+	return nla_total_size(sizeof(u32)) +		/* REASON */
+	       nla_total_size(sizeof(u16)) +		/* ZONE */
+	       2 * nla_total_size(16) +			/* SADDR, DADDR */
+	       nla_total_size(sizeof(u32)) +		/* DQPN */
+	       nla_total_size(sizeof(u16)) +		/* SPORT */
+	       nla_total_size(sizeof(u32)) +		/* IIF */
+	       nla_total_size_64bit(sizeof(u64));	/* SUPPRESSED */
+}
 
 /**
  * struct drop_info - what is known of a dropped packet
@@ -114,7 +148,25 @@ static int put_drop(struct sk_buff *msg, const struct drop_info *d,
 	return 0;
 }
 
-/* An event for the drops group's listeners, if the budget allows one. */
+/*
+ * May an event go out now? Refused without the bucket's lock while its
+ * credit, plus what has flowed in since its last refill, is short of one
+ * event: a flood then costs every CPU a few reads, not the lock. A race
+ * with a refill can refuse one event that had credit; it is counted.
+ */
+static bool drop_event_due(struct rocect_net *rn)
+{
+	u32 rate = rocect_cfg(&rn->config, drop_events_max_rate);
+	struct rocect_cnp_bucket *b = &rn->drop_events;
+	u64 now = ktime_get_mono_fast_ns(), last = READ_ONCE(b->last_ns);
+
+	if (now > last &&
+	    READ_ONCE(b->credit_ns) + (now - last) < NSEC_PER_SEC / rate)
+		return false;
+	return rocect_bucket_take(b, rate);
+}
+
+/* Send an event for the drops group's listeners. */
 static void drop_event(struct rocect_net *rn, const struct drop_info *d,
 		       enum rocect_counter ctr)
 {
@@ -122,12 +174,7 @@ static void drop_event(struct rocect_net *rn, const struct drop_info *d,
 	u64 unreported;
 	void *hdr;
 
-	if (!rocect_bucket_take(&rn->drop_events,
-				rocect_cfg(&rn->config, drop_events_max_rate))) {
-		atomic64_inc(&rn->drops_unreported);
-		return;
-	}
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	msg = genlmsg_new(drop_msg_size(), GFP_ATOMIC);
 	if (!msg)
 		goto lost;
 	hdr = genlmsg_put(msg, 0, 0, &rocect_nl_family, 0,
@@ -139,8 +186,10 @@ static void drop_event(struct rocect_net *rn, const struct drop_info *d,
 		goto lost;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&rocect_nl_family, rn->net, msg, 0,
-				ROCECT_NLGRP_DROPS, GFP_ATOMIC);
+	/* No listener left after all: its count waits for the next one. */
+	if (genlmsg_multicast_netns(&rocect_nl_family, rn->net, msg, 0,
+				    ROCECT_NLGRP_DROPS, GFP_ATOMIC) == -ESRCH)
+		atomic64_add(unreported + 1, &rn->drops_unreported);
 	return;
 lost:
 	atomic64_inc(&rn->drops_unreported);
@@ -198,16 +247,21 @@ void rocect_drop_report(struct rocect_net *rn, const struct sk_buff *skb,
 			const struct nf_conn *ct, const struct roce_pkt *pkt,
 			enum rocect_counter ctr, const char *why)
 {
-	bool listened = genl_has_listeners(&rocect_nl_family, rn->net,
-					   ROCECT_NLGRP_DROPS);
+	bool event = READ_ONCE(drops_ready) &&
+		     genl_has_listeners(&rocect_nl_family, rn->net,
+					ROCECT_NLGRP_DROPS);
 	bool log = net_ratelimit();
 	struct drop_info d;
 
-	/* Without a listener or a line to log, a flood costs nothing more. */
-	if (!listened && !log)
+	/* Over the budget: counted, and nothing more is done for it. */
+	if (event && !drop_event_due(rn)) {
+		atomic64_inc(&rn->drops_unreported);
+		event = false;
+	}
+	if (!event && !log)
 		return;
 	info_of(skb, ct, pkt, &d);
-	if (listened)
+	if (event)
 		drop_event(rn, &d, ctr);
 	if (log)
 		drop_log(skb, ct, &d, why);

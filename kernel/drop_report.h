@@ -9,6 +9,7 @@
 struct rocect_net;
 struct roce_pkt;
 
+void rocect_drop_report_ready(bool ready);
 void rocect_drop_report(struct rocect_net *rn, const struct sk_buff *skb,
 			const struct nf_conn *ct, const struct roce_pkt *pkt,
 			enum rocect_counter ctr, const char *why);

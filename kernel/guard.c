@@ -104,12 +104,13 @@ static bool flow_bare(struct rocect_net *rn, const struct guard_flow *f)
 static unsigned int guard_unfit(struct rocect_net *rn,
 				const struct sk_buff *skb,
 				const struct guard_flow *f,
+				const struct roce_pkt *pkt,
 				enum rocect_counter ctr, const char *why)
 {
 	if (!rocect_strict(rn) || !flow_bare(rn, f))
 		return NF_ACCEPT;
 	rocect_stats_inc(rn, ctr);
-	rocect_drop_report(rn, skb, NULL, NULL, ctr, why);
+	rocect_drop_report(rn, skb, NULL, pkt, ctr, why);
 	return NF_DROP;
 }
 
@@ -139,7 +140,8 @@ guard_packet(struct rocect_net *rn, struct sk_buff *skb,
 	switch (pkt.class) {
 	case ROCE_CLASS_CM:
 	case ROCE_CLASS_GSI_OTHER:
-		return guard_unfit(rn, skb, f, ROCECT_CTR_DROP_SPOOFED, "a MAD");
+		return guard_unfit(rn, skb, f, &pkt, ROCECT_CTR_DROP_SPOOFED,
+				   "a MAD");
 	case ROCE_CLASS_CNP:
 	case ROCE_CLASS_MALFORMED:
 	case ROCE_CLASS_UNKNOWN_OPCODE:
@@ -208,7 +210,7 @@ static __always_inline unsigned int guard_ip(struct rocect_net *rn,
 	 * such a packet may not pass here either (nor move a window).
 	 */
 	if (iph->frag_off & htons(IP_MF))
-		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, NULL, ROCECT_CTR_DROP_MALFORMED,
 				   "a fragment");
 	if (thoff > sizeof(_iph)) {
 		iph = skb_header_pointer(skb, 0, thoff, hdr);
@@ -216,7 +218,7 @@ static __always_inline unsigned int guard_ip(struct rocect_net *rn,
 			return NF_ACCEPT;
 	}
 	if (ip_fast_csum(iph, iph->ihl))
-		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, NULL, ROCECT_CTR_DROP_MALFORMED,
 				   "a bad IP checksum");
 	return guard_packet(rn, skb, &f);
 }
@@ -247,7 +249,7 @@ static unsigned int guard_ip6(struct rocect_net *rn, struct sk_buff *skb)
 	f.saddr = ip6h->saddr.s6_addr;
 	f.daddr = ip6h->daddr.s6_addr;
 	if (flags & IP6_FH_F_FRAG)
-		return guard_unfit(rn, skb, &f, ROCECT_CTR_DROP_MALFORMED,
+		return guard_unfit(rn, skb, &f, NULL, ROCECT_CTR_DROP_MALFORMED,
 				   "a fragment");
 	return guard_packet(rn, skb, &f);
 }

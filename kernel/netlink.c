@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 #include <uapi/linux/rocect.h>
 
+#include "drop_report.h"
 #include "genl.h"
 #include "netlink.h"
 #include "netns.h"
@@ -824,6 +825,7 @@ int rocect_nl_init(void)
 	if (err)
 		return err;
 	rocect_events_register(&qp_events);
+	rocect_drop_report_ready(true);
 	return 0;
 }
 
@@ -832,6 +834,7 @@ int rocect_nl_init(void)
  */
 void rocect_nl_exit(void)
 {
+	rocect_drop_report_ready(false);
 	rocect_events_unregister();
 	genl_unregister_family(&rocect_nl_family);
 }

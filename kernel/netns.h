@@ -107,7 +107,8 @@ struct rocect_net {
 	struct rocect_cnp_bucket np;
 	struct rocect_cnp_bucket rej;
 	struct rocect_cnp_bucket drop_events;
-	atomic64_t drops_unreported;
+	/* Bumped by every CPU in a flood: not beside the buckets' locks. */
+	atomic64_t drops_unreported ____cacheline_aligned_in_smp;
 	struct rocect_learn *learn;
 	struct delayed_work gc;
 	struct list_head guard_hooks;

@@ -133,8 +133,9 @@ nap 1.5		# a full bucket
 n0=$(drops)
 check "500 strays at once" burst "$a" stray 500
 nap 1.5
+n1=$(drops)
 check "one more a second later" send "$a" stray
-check "... its event came" busywait 20000 drops_above "$((n0 + 1))"
+check "... its event came" busywait 20000 drops_above "$n1"
 flood=$(grep '"event":"drop"' "$pkts/drops" | tail -n +"$((n0 + 1))")
 events=$(wc -l <<<"$flood")
 echo "    $events events for 501 drops"

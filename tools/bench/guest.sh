@@ -27,7 +27,9 @@
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
 #   100k, 1M      helper against conntrack, with that many entries
-#   memory  kernel memory of 1M entries; rocect qp show's peak RSS over them
+#   memory  kernel memory of 1M entries; rocect qp show's peak RSS over them;
+#           one refresh of rocect top with 1000 of them busy, against a
+#           whole qp show
 # BENCH_STAGES picks some of them (in this order).
 
 source "$(dirname "$0")/../../selftests/lib.sh"
@@ -473,6 +475,33 @@ stage_cli()
 	echo "{\"variant\": \"cli-1M\", \"entries\": $(rstat qp-count)," \
 	     "\"text_rss_kb\": $text, \"text_seconds\": $((t1 - t0))," \
 	     "\"json_rss_kb\": $json, \"json_seconds\": $((t2 - t1))}"
+	stage_top
+}
+
+# now_us: the guest's clock in microseconds.
+now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
+
+# stage_top: 1000 of the 1M entries busy (a second of roce_blast through
+# the helper), then what one refresh of rocect top asks the kernel for
+# (qp show seen-within) and a whole rocect top -b -n 1 (a first refresh,
+# 0.1 s, a second), against the whole table's qp show, all in JSON.
+stage_top()
+{
+	local t0 t1 t2 t3 t4 active
+
+	r_helper
+	ip netns exec "$a" "$BLAST" -i veth0 -g "$RMAC" 10.0.1.1 10.0.2.1 1 \
+		1000 0x100 64 >/dev/null
+	t0=$(now_us)
+	active=$(R -j qp show seen-within 10000 | jq length)
+	t1=$(now_us)
+	R -j top -b -n 1 -d 0.1 >/dev/null
+	t2=$(now_us)
+	R -j qp show >/dev/null
+	t3=$(now_us)
+	echo "{\"variant\": \"top-1M\", \"entries\": $(rstat qp-count)," \
+	     "\"active\": $active, \"refresh_us\": $((t1 - t0))," \
+	     "\"top_us\": $((t2 - t1 - 100000)), \"full_us\": $((t3 - t2))}"
 }
 
 # mac_of NS DEV: the link address of DEV in NS.
