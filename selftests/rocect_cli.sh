@@ -4,8 +4,9 @@
 # The rocect CLI against the real module: every qp command round-trips
 # (add -> show -> get -> query -> del) over IPv4 and IPv6 and in zones,
 # JSON output parses with jq, numbers take decimal and 0x hex, errors are
-# clear and exit non-zero, configuration and counters work, and a batch of
-# 30000 managed entries dumps completely and consistently.
+# clear and exit non-zero, configuration and counters work, a batch of
+# 30000 managed entries dumps completely and consistently, and metrics
+# (parsed by prometheus_client) matches stats and, with top N, qp show.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -274,7 +275,115 @@ check "metrics -n NAME: every sample labelled netns=NAME" eval \
 	 $R -n "$prom" -j config >"$tmp/cfg.json" &&
 	 promcheck "$tmp/prom" "$tmp/st.json" "$tmp/cfg.json" "$prom"'
 cleanup_all_ns
-fails "metrics takes no arguments" "no arguments" $R metrics now
+fails "metrics: an unknown argument refused" "unknown argument 'now'" $R metrics now
+
+# metrics top N: per-QP series for the N entries seen lately with the most
+# of a counter, busiest first, labelled and counted as qp show shows them.
+#
+#   a (10.0.1.1, 10.0.1.2, fd00:1::1) -- r (helper, the entries) -- b
+#
+# r's entries: 30 packets (IPv4), 20 CE-marked ones (IPv6, CNPs on), 10
+# large ones (zone 5), and one idle.
+top_setup()
+{
+	pkts=$(mktemp -d)
+	craft "$pkts" "
+def data(name, src, dst, dqpn, size, tos=0):
+    save(name, roce_pkt.data_packet(roce_pkt.family_of(src), src, dst, 0x04,
+         dqpn, 1, payload_len=size, ip_args=dict(sport=0xd000 + dqpn, tos=tos)))
+data('p30', '10.0.1.1', '10.0.2.1', 0x2a, 64)
+data('ce20', 'fd00:1::1', 'fd00:2::1', 0x2f, 64, tos=3)
+data('big10', '10.0.1.2', '10.0.2.1', 0x3a, 1024)
+" 2>/dev/null || return 1
+	setup_router_topology || return 1
+	ip netns exec "$r" nft -f - <<-EOT || return 1
+	$(nft_roce_ruleset)
+	table inet zones {
+	    chain raw {
+	        type filter hook prerouting priority raw;
+	        ip saddr 10.0.1.2 udp dport 4791 ct zone set 5
+	    }
+	}
+	EOT
+	on "$r" config set cnp on && on "$r" -b - <<-EOT
+	qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x2a sqpn 0x17
+	qp add src fd00:1::1 dst fd00:2::1 dqpn 0x2f sqpn 0x1c
+	qp add src 10.0.1.2 dst 10.0.2.1 dqpn 0x3a sqpn 0x3b zone 5
+	qp add src 10.0.1.1 dst 10.0.2.1 dqpn 0x30 sqpn 0x18
+	EOT
+}
+top_send()
+{
+	ip netns exec "$a" "$ROCE_SEND" -c 30 "$pkts/p30" &&
+		ip netns exec "$a" "$ROCE_SEND" -c 20 "$pkts/ce20" &&
+		ip netns exec "$a" "$ROCE_SEND" -c 10 "$pkts/big10"
+}
+# topcheck PROM QPS_JSON NETNS "DQPN...": PROM's per-QP series are those
+# of the entries DQPN... in that order (none: no per-QP metric at all),
+# each labelled and valued as qp show's JSON has the entry.
+topcheck()
+{
+	"$PYTHON" - "$@" <<-'EOT'
+	import json, sys
+	from prometheus_client.parser import text_string_to_metric_families as parse
+	text, qps, netns = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
+	want = [int(x) for x in sys.argv[4].split()]
+	fams = {f.name: f for f in parse(text)}
+	entry = {(str(q["zone"]), q["src"], q["dst"], str(q["dqpn"])): q for q in qps}
+	n = 0
+	for m, k in (("rocect_qp_packets", "packets"), ("rocect_qp_bytes", "bytes"),
+	             ("rocect_qp_ce_marked_packets", "ce"), ("rocect_qp_cnps_sent", "cnps")):
+	    if not want:
+	        assert m not in fams, ("per-QP metric with no entry", m)
+	        continue
+	    f = fams[m]
+	    assert f.type == "counter" and f.documentation, (m, f.type)
+	    got = []
+	    for s in f.samples:
+	        assert s.name == m + "_total", s
+	        l = dict(s.labels)
+	        assert l.pop("netns") == netns, s.labels
+	        assert sorted(l) == sorted(["zone", "src", "dst", "dqpn", "sqpn", "origin"]), l
+	        q = entry[(l["zone"], l["src"], l["dst"], l["dqpn"])]
+	        assert l["sqpn"] == str(q["sqpn"]) and l["origin"] == q["origin"], (l, q)
+	        assert s.value == q[k], (m, l, s.value, q[k])
+	        got.append(int(l["dqpn"])); n += 1
+	    assert got == want, (m, got, want)
+	print("    %d samples checked" % n)
+	EOT
+}
+# The per-QP series' lines taken out: what metrics prints without top.
+untop() { grep -Ev '^(# (HELP|TYPE) )?rocect_qp_(packets|bytes|ce_marked_packets|cnps_sent)_total[ {]' "$1"; }
+check "metrics top: topology a, r, b; 4 entries on r, CNPs on" top_setup
+check "... a sends 30, 20 CE-marked and 10 large packets to 3 of them" top_send
+on "$r" -j qp show >"$tmp/qps.json"
+check "... qp show counts them" eval \
+	'is "$(jq -c "sort_by(.dqpn) | map([.dqpn, .packets, .ce, .cnps > 0])" "$tmp/qps.json")" \
+		"[[42,30,0,false],[47,20,20,true],[48,0,0,false],[58,10,0,false]]"'
+check "metrics top 2: the 2 busiest entries' series, as qp show has them" eval \
+	'on "$r" metrics top 2 >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" "42 47"'
+check "... top 2 by bytes: the large packets' entry first" eval \
+	'on "$r" metrics top 2 by bytes >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" "58 42"'
+check "... top 10 by ce: the one with CE marks only" eval \
+	'on "$r" metrics top 10 by ce >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" "47"'
+check "... top 10 by cnps: the one CNPs went to only" eval \
+	'on "$r" metrics top 10 by cnps >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" "47"'
+check "... top 1000: the 3 with packets, not the idle one" eval \
+	'on "$r" metrics top 1000 >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" "42 47 58"'
+check "... seen-within 1 ms: none seen so lately, no per-QP series" eval \
+	'on "$r" metrics top 10 seen-within 1 >"$tmp/top" && topcheck "$tmp/top" "$tmp/qps.json" "$r" ""'
+check "without top: no per-QP series" eval \
+	'on "$r" metrics >"$tmp/plain" && topcheck "$tmp/plain" "$tmp/qps.json" "$r" ""'
+check "... and top adds only them: the rest byte for byte the same" eval \
+	'on "$r" metrics top 2 >"$tmp/top" && on "$r" metrics >"$tmp/plain" &&
+	 ! cmp -s "$tmp/top" "$tmp/plain" && untop "$tmp/top" | cmp - "$tmp/plain"'
+fails "metrics top 0 refused" "invalid top '0' (1 to 1000 QPs)" on "$r" metrics top 0
+fails "metrics top 1001 refused: the bound is 1000" "invalid top '1001' (1 to 1000 QPs)" \
+	on "$r" metrics top 1001
+fails "metrics by without top refused" "'by' goes with 'top N'" on "$r" metrics by ce
+fails "metrics top by an unknown counter refused" "invalid by 'drops'" \
+	on "$r" metrics top 3 by drops
+cleanup_all_ns
 
 # JSON keys are plain jq paths (underscores); the text keeps the man page's
 # words (dashes), as config set takes them.
