@@ -164,6 +164,7 @@ out=$(ip netns exec "$r" timeout 20 setpriv --reuid=65534 --regid=65534 \
 check "an unprivileged user cannot join drops" \
 	grep -q "cannot join the drops group: Operation not permitted" <<<"$out"
 
-check "module unloads" eval 'cleanup_all_ns && unload_module'
+check "rulesets off r (they hold the module)" ip netns exec "$r" nft flush ruleset
+check "module unloads" busywait 10000 rmmod $MODULE
 check "no kernel warnings" dmesg_clean
 finish
