@@ -16,6 +16,9 @@
 # leaves no QP entries. R's service policy admits rping's service, marking
 # its flows, and rejects ucmatose's in B's name (then drops it). R marks A's traffic CE: the CNPs R sends are
 # captured on A and checked (ICRC, BECN, A's QPN) against R's counters.
+# While ib_write_bw -R runs so marked, rocect top on R lists its entries
+# first, at the packet rates a capture on R counts for them (within 10%),
+# A's with every packet CE-marked and CNPs sent.
 # With learn on, R infers the QP pairs of ibv_rc_pingpong, ib_send_bw,
 # ib_write_bw, ib_read_bw (without -R) and ibv_ud_pingpong, which exchange
 # QPNs over TCP: exactly those of `rdma res`, with CNPs to A's QP. Under
@@ -437,12 +440,10 @@ policy()
 	   sleep 2; stop ibv_rc_pingpong'
 }
 
-# cnps: R marks A -> B RoCE packets CE; the CNPs it sends reach A.
-cnps()
+# ce_mark_on: R marks A's RoCE packets CE as it forwards them (ahead of
+# the helper, which sees the mark) and sends CNPs for them.
+ce_mark_on()
 {
-	local a_qpns per_qp
-
-	say "cnp: R marks A's RoCE packets CE and sends CNPs (cnp on)"
 	R "nft -f - <<-EOT &&
 		table ip cemark {
 		    chain forward {
@@ -452,12 +453,27 @@ cnps()
 		}
 	EOT
 	   \$ROCECT config set cnp on"
+}
+
+# ce_mark_off: R forwards A's packets as they come, and sends no CNP.
+ce_mark_off()
+{
+	R "nft delete table ip cemark; \$ROCECT config set cnp off"
+}
+
+# cnps: R marks A -> B RoCE packets CE; the CNPs it sends reach A.
+cnps()
+{
+	local a_qpns per_qp
+
+	say "cnp: R marks A's RoCE packets CE and sends CNPs (cnp on)"
+	ce_mark_on
 	A "capture cnp.a eth0 'udp port 4791 and src $B4'"
 	connected bw ib_send_bw "$A4" "$B4" 2 "ib_send_bw -R -d rxe0 -n 1000" \
 		"ib_send_bw -R -d rxe0 -n 1000 $B4"
 	A "stop_captures $out"
 	log_test $? "cnp: A's capture is complete"
-	R "nft delete table ip cemark; \$ROCECT config set cnp off"
+	ce_mark_off
 	"$PYTHON" "$SELFTESTS_DIR/wire/cnp_check.py" "$out/cnp.a.pcap" \
 		>"$out/cnp.a.json" 2>/dev/null
 	a_qpns=$(jq -c '[.[].lqpn]' "$out/bw.a.json")
@@ -476,6 +492,131 @@ cnps()
 	[ "$demo" -eq 0 ] || printf 'R sent %s CNPs; A captured %s.\n' \
 		"$(jq '[.[].cnps] | add' "$out/bw.r-end.json")" \
 		"$(jq -s length "$out/cnp.a.json")"
+}
+
+# top_windows JSONL: "from to dst dqpn rate" per row of each refresh but
+# the first in a `rocect -j top -b` output: the row's packets per second
+# between the previous refresh's time and its own. Not the rows without a
+# rate: entries top sees for the first time (idle before it started).
+top_windows()
+{
+	jq -rs 'range(1; length) as $i | .[$i - 1].time as $from | .[$i] |
+		.time as $to | .qps[] | select(.packets_per_s != null) |
+		"\($from) \($to) \(.dst) \(.dqpn) \(.packets_per_s)"' "$1"
+}
+
+# rates_agree NAME WINDOWS: each window's rate (top_windows) is within 10%
+# (or 2 packets) of the packets of its destination QP that R received in
+# that time, counted in $out/NAME.pcap by tshark.
+rates_agree()
+{
+	local bad
+
+	bad=$(awk 'function hex(s, n, i) {
+			n = 0
+			for (i = 3; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef",
+						   substr(tolower(s), i, 1)) - 1
+			return n
+		}
+		NR == FNR { w[FNR] = $0; nw = FNR; next }
+		{ t[NR - nw] = $1; k[NR - nw] = $2 " " hex($3); np = NR - nw }
+		END {
+			for (i = 1; i <= nw; i++) {
+				split(w[i], f, " ")
+				n = 0
+				for (j = 1; j <= np; j++)
+					if (t[j] > f[1] && t[j] <= f[2] &&
+					    k[j] == f[3] " " f[4])
+						n++
+				want = n / (f[2] - f[1])
+				d = f[5] - want
+				if (d < 0)
+					d = -d
+				if (d > want / 10 && d * (f[2] - f[1]) > 2)
+					printf "    %s QP %s: top %.1f/s, captured %.1f/s\n",
+					       f[3], f[4], f[5], want
+			}
+			if (!nw)
+				print "    no refresh with rates"
+		}' <(echo "$2") <(tshark -r "$out/$1.pcap" \
+			-Y 'infiniband.bth.opcode != 129' -T fields \
+			-e frame.time_epoch -e ip.dst -e infiniband.bth.destqp \
+			2>/dev/null))
+	[ -z "$bad" ] && return 0
+	echo "$bad"
+	return 1
+}
+
+# busiest_first JSONL PAIRS: in each refresh of a `rocect -j top -b`, the
+# first rows are entries of PAIRS ("src dst dqpn sqpn"), as many as PAIRS
+# has, the first of them with packets flowing.
+busiest_first()
+{
+	local n
+
+	n=$(wc -l <<<"$2")
+	jq -r --argjson n "$n" '"\(.qps[0].packets_per_s > 0)", (.qps[:$n][] |
+		"\(.src) \(.dst) \(.dqpn) \(.sqpn)")' "$1" |
+		awk 'NR == FNR { want[$0] = 1; next }
+		     $0 == "true" || $0 == "false" { r++; busy[r] = $0 == "true"
+						     next }
+		     !($0 in want) { print "    refresh " r ": " $0 " listed first" }
+		     END { for (i = 1; i <= r; i++)
+				if (!busy[i]) print "    refresh " i ": nothing busy"
+			   if (r < 3) print "    only " r " refreshes" }' \
+			<(echo "$2") - | grep . && return 1
+	return 0
+}
+
+# top_view: what an operator sees on R while ib_write_bw -R runs through
+# it with A's packets marked CE: rocect top lists the test's entries first,
+# at the rates a capture on R counts for them, the busiest (A's data) with
+# every packet CE-marked and CNPs sent. perftest runs for a fixed time, so
+# that it ends with a disconnect.
+top_view()
+{
+	local pairs
+
+	say "top: rocect top on R while ib_write_bw -R runs, A's packets marked CE"
+	ce_mark_on
+	R "capture top any 'udp port 4791' -Q in -s 128"
+	B "ib_write_bw -R -d rxe0 -D 45 >/dev/null 2>&1 & wait_listen ib_write_bw"
+	A "rm -f /tmp/topbw.rc
+	   (ib_write_bw -R -d rxe0 -D 45 $B4 >/tmp/topbw.out 2>&1
+	    echo \$? >/tmp/topbw.rc) >/dev/null 2>&1 &
+	   wait_qps ib_write_bw RC 2"
+	log_test $? "top: ib_write_bw -R connected (2 QPs)"
+	A "qps ib_write_bw" >"$out/top.a.json"
+	B "qps ib_write_bw" >"$out/top.b.json"
+	pairs=$( (rdma_pairs top a "$A4" "$B4"; rdma_pairs top b "$B4" "$A4"))
+	check "top: R sees its data" busywait 60000 quiet R \
+		"\$ROCECT -j qp show src $A4 seen-within 1000 |
+		 jq -e 'any(.[]; .packets > 100)'"
+	# The screen as an operator reads it, at the same time.
+	R "\$ROCECT top -b -n 2 -d 1 >/tmp/top.screen &
+	   \$ROCECT -j top -b -n 4 -d 1; wait" >"$out/top.jsonl"
+	R "cat /tmp/top.screen" >"$out/top.screen"
+	R "stop_captures $out"
+	log_test $? "top: R's capture is complete"
+	check "top: ib_write_bw -R completes its 45 s" \
+		A "while [ ! -s /tmp/topbw.rc ]; do nap 0.5; done
+		   exit \$(cat /tmp/topbw.rc)"
+	B "stop ib_write_bw"
+	ce_mark_off
+	# The last refresh of the screen, for the --demo reader.
+	[ "$demo" -eq 0 ] || awk '/^rocect top - / { s = "" } { s = s $0 "\n" }
+				  END { printf "%s", s }' "$out/top.screen"
+	check "top: the test's entries first in each refresh, the first busy" \
+		busiest_first "$out/top.jsonl" "$pairs"
+	check "top: their packets per second agree with tcpdump's on R (10%)" \
+		rates_agree top "$(top_windows "$out/top.jsonl" |
+				   grep -F -f <(awk '{ print " " $2 " " $3 " " }' \
+						<<<"$pairs"))"
+	check "top: the busiest: A's, every packet CE-marked, CNPs sent" \
+		quiet jq -se --arg a "$A4" 'length >= 3 and all(.[]; .qps[0] |
+			.src == $a and .ce_percent >= 99 and .cnps_per_s > 0)' \
+		"$out/top.jsonl"
 }
 
 # ud: udaddy resolves B's UD QPs with SIDR and sends datagrams.
@@ -587,7 +728,7 @@ infer_cnps()
 	local a_qpn
 
 	A "stop_captures $out"
-	R "nft delete table ip cemark; \$ROCECT config set cnp off"
+	ce_mark_off
 	"$PYTHON" "$SELFTESTS_DIR/wire/cnp_check.py" "$out/learn-cnp.a.pcap" \
 		>"$out/learn-cnp.a.json" 2>/dev/null
 	a_qpn=$(jq '[.[] | select(.type == "RC") | .lqpn][0]' "$out/write.a.json")
@@ -609,15 +750,7 @@ learn()
 		"ibv_rc_pingpong -d rxe0 -g $gid -n 1000000 $B4"
 	infer_pairs send ib_send_bw RC "ib_send_bw -d rxe0 -x $gid -D 120" \
 		"ib_send_bw -d rxe0 -x $gid -D 120 $B4"
-	R "nft -f - <<-EOT &&
-		table ip cemark {
-		    chain forward {
-		        type filter hook forward priority filter; policy accept;
-		        ip saddr $A4 udp dport 4791 ip ecn set ce
-		    }
-		}
-	EOT
-	   \$ROCECT config set cnp on"
+	ce_mark_on
 	A "capture learn-cnp.a eth0 'udp port 4791 and src $B4'"
 	during=infer_cnps infer_pairs write ib_write_bw RC \
 		"ib_write_bw -d rxe0 -x $gid -D 120" \
@@ -997,6 +1130,10 @@ links_on_failure
 story "Congestion: R marks A's packets CE and answers with CNPs, as a DCQCN" \
 	"notification point in the network would"
 cnps
+links_on_failure
+story "What an operator sees: rocect top on R, its busiest QPs first, with" \
+	"their rates, CE marks and CNPs, while ib_write_bw runs"
+top_view
 links_on_failure
 story "Unreliable datagrams: udaddy finds B's UD QPs through SIDR"
 ud

@@ -93,6 +93,7 @@ static const char *const drop_counters[] = {
  * @prev: the last refresh's entries, by key: the next one's base
  * @prev_stats: the last refresh's counters
  * @prev_t: its time
+ * @wall: its wall-clock time, in seconds since the epoch
  */
 struct top {
 	struct rd *rd;
@@ -111,6 +112,7 @@ struct top {
 	json_object *prev;
 	json_object *prev_stats;
 	struct timespec prev_t;
+	double wall;
 };
 
 static int top_help(void)
@@ -322,19 +324,21 @@ static json_object *top_totals(struct top *t, json_object *stats, double dt,
 static int top_sample(struct top *t)
 {
 	json_object *rows, *stats = json_object_new_object(), *cur;
-	struct timespec now;
+	struct timespec now, wall;
 	double dt;
 	size_t i, n;
 	char key[256];
 
 	if (rd_collect_rows(t->rd, active_build, t, qp_to_json, &rows))
 		rows = NULL;
+	/* The rates are the rows' counters over the time of their dump. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	clock_gettime(CLOCK_REALTIME, &wall);
 	if (!rows || stats_collect(t->rd, stats)) {
 		json_object_put(rows);
 		json_object_put(stats);
 		return 1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	dt = t->prev ? now_of(&now) - now_of(&t->prev_t) : 0;
 	if (dt <= 0)
 		dt = 1.0 / NSEC_PER_SEC;
@@ -376,13 +380,14 @@ static int top_sample(struct top *t)
 	t->prev = cur;
 	t->prev_stats = stats;
 	t->prev_t = now;
+	t->wall = now_of(&wall);
 	return 0;
 }
 
 /*
  * What to show of the last refresh: its rows filtered, added up per
- * connection if asked, and sorted. Return: a new object { interval-s,
- * totals, qps or conns }.
+ * connection if asked, and sorted. Return: a new object { time,
+ * interval-s, totals, qps or conns }.
  */
 static json_object *top_view(const struct top *t)
 {
@@ -419,6 +424,7 @@ static json_object *top_view(const struct top *t)
 	json_object_array_sort(list, row_cmp);
 
 	out = json_object_new_object();
+	json_object_object_add(out, "time", json_object_new_double(t->wall));
 	json_object_object_add(out, "interval-s", t->interval ?
 			       json_object_new_double(t->interval) : NULL);
 	json_object_object_add(out, "totals", json_object_get(t->totals));
@@ -473,7 +479,7 @@ static void top_header(const struct top *t, json_object *s, char *buf,
 	json_object *tot, *drops = NULL, *v = NULL;
 	char pk[16], cnp[16];
 	size_t o = 0;
-	time_t now = time(NULL);
+	time_t now = (time_t)t->wall;
 	struct tm tm;
 	size_t i;
 
