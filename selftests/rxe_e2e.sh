@@ -153,12 +153,12 @@ same_lines()
 	return 1
 }
 
-# pcap_flows NAME: "src dst destqp sport" per RoCE packet but CNPs of
+# pcap_roce NAME: "time src dst destqp sport" per RoCE packet but CNPs of
 # $out/NAME.pcap, as tshark decodes it (its own dissector, not rocect's).
-pcap_flows()
+pcap_roce()
 {
 	tshark -r "$out/$1.pcap" -Y 'infiniband.bth.opcode != 129' -T fields \
-		-e ip.src -e ipv6.src -e ip.dst -e ipv6.dst \
+		-e frame.time_epoch -e ip.src -e ipv6.src -e ip.dst -e ipv6.dst \
 		-e infiniband.bth.destqp -e udp.srcport 2>/dev/null |
 		awk 'function hex(s, n, i) {
 			n = 0
@@ -167,8 +167,11 @@ pcap_flows()
 						   substr(tolower(s), i, 1)) - 1
 			return n
 		}
-		{ print $1, $2, hex($3), $4 }'
+		{ print $1, $2, $3, hex($4), $5 }'
 }
+
+# pcap_flows NAME: pcap_roce without the time: "src dst destqp sport".
+pcap_flows() { pcap_roce "$1" | cut -d' ' -f2-; }
 
 # counters_match NAME PAIRS: each of the phase's entries (PAIRS: "src dst
 # dqpn sqpn" lines) counted as many packets as tshark finds in what R
@@ -507,20 +510,13 @@ top_windows()
 
 # rates_agree NAME WINDOWS: each window's rate (top_windows) is within 10%
 # (or 2 packets) of the packets of its destination QP that R received in
-# that time, counted in $out/NAME.pcap by tshark.
+# that time, counted in $out/NAME.pcap by tshark (pcap_roce).
 rates_agree()
 {
 	local bad
 
-	bad=$(awk 'function hex(s, n, i) {
-			n = 0
-			for (i = 3; i <= length(s); i++)
-				n = n * 16 + index("0123456789abcdef",
-						   substr(tolower(s), i, 1)) - 1
-			return n
-		}
-		NR == FNR { w[FNR] = $0; nw = FNR; next }
-		{ t[NR - nw] = $1; k[NR - nw] = $2 " " hex($3); np = NR - nw }
+	bad=$(awk 'NR == FNR { w[FNR] = $0; nw = FNR; next }
+		{ t[NR - nw] = $1; k[NR - nw] = $3 " " $4; np = NR - nw }
 		END {
 			for (i = 1; i <= nw; i++) {
 				split(w[i], f, " ")
@@ -539,10 +535,7 @@ rates_agree()
 			}
 			if (!nw)
 				print "    no refresh with rates"
-		}' <(echo "$2") <(tshark -r "$out/$1.pcap" \
-			-Y 'infiniband.bth.opcode != 129' -T fields \
-			-e frame.time_epoch -e ip.dst -e infiniband.bth.destqp \
-			2>/dev/null))
+		}' <(echo "$2") <(pcap_roce "$1"))
 	[ -z "$bad" ] && return 0
 	echo "$bad"
 	return 1
