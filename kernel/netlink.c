@@ -222,7 +222,10 @@ static int fill_qp(struct sk_buff *skb, struct rocect_net *rn, const void *obj)
 	    nla_put_u32(skb, ROCECT_A_QP_TIMEOUT, timeout) ||
 	    put_counter64(skb, ROCECT_A_QP_CE, ROCECT_A_QP_CE64, cong.ce) ||
 	    put_counter64(skb, ROCECT_A_QP_CNPS, ROCECT_A_QP_CNPS64,
-			  cong.cnps))
+			  cong.cnps) ||
+	    /* The counters' time: rates need it, not the reader's clock. */
+	    nla_put_u64_64bit(skb, ROCECT_A_QP_SNAPSHOT_NS, ktime_get_ns(),
+			      ROCECT_A_QP_PAD))
 		return -EMSGSIZE;
 	return fill_qp_binding(skb, qp);
 }

@@ -130,6 +130,25 @@ check "seen-within: exactly those 4, none of the 302 idle" is "$(seen)" \
 check "... with zone 5: its one" is "$(seen zone 5)" "5/10.0.1.2/10.0.2.1/58"
 check "... with dst fd00:2::1: the IPv6 one" is "$(seen dst fd00:2::1)" "0/fd00:1::1/fd00:2::1/47"
 check "... all 306 still there" is "$(on "$r" -j qp show | jq length)" 306
+
+# monotonic_ns: CLOCK_MONOTONIC now, in nanoseconds.
+monotonic_ns() { "$PYTHON" -c 'import time; print(time.monotonic_ns())'; }
+
+# snapshots_within: every entry of a dump says when the kernel read its
+# counters (snapshot_ns, CLOCK_MONOTONIC): after the dump was asked for,
+# before it ended, in the order the dump read them.
+snapshots_within()
+{
+	local t0 t1 dump
+
+	t0=$(monotonic_ns)
+	dump=$(on "$r" -j qp show)
+	t1=$(monotonic_ns)
+	jq -e --argjson t0 "$t0" --argjson t1 "$t1" '[.[].snapshot_ns] |
+		length == 306 and . == sort and .[0] >= $t0 and
+		.[-1] <= $t1' <<<"$dump" >/dev/null
+}
+check "... each read at its snapshot_ns, during the dump" snapshots_within
 check "seen-within 0 refused" eval '! on "$r" qp show seen-within 0 2>/dev/null'
 check "seen-within beyond a day refused" \
 	eval '! on "$r" qp show seen-within 86400001 2>/dev/null'

@@ -96,6 +96,8 @@ const struct rd_field qp_fields[] = {
 	RD_FIELD("sport", ROCECT_A_QP_SPORT, RD_U16),
 	/* Events only: their order. */
 	RD_FIELD("seq", ROCECT_A_QP_EVENT_SEQ, RD_U64),
+	/* When the kernel read the counters: what rates divide by. */
+	RD_FIELD("snapshot-ns", ROCECT_A_QP_SNAPSHOT_NS, RD_U64),
 	RD_FIELDS_END
 };
 

@@ -316,6 +316,44 @@ static json_object *top_totals(struct top *t, json_object *stats, double dt,
 	return o;
 }
 
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * NSEC_PER_SEC + t->tv_nsec;
+}
+
+static void set_ns(struct timespec *t, int64_t ns)
+{
+	t->tv_sec = ns / NSEC_PER_SEC;
+	t->tv_nsec = ns % NSEC_PER_SEC;
+}
+
+/*
+ * The rates are the rows' counters over the time of their dump: the
+ * kernel's, which a reader that the scheduler delays between the dump
+ * and its clock does not move. @now (CLOCK_MONOTONIC) and @wall, read
+ * after the dump, become the last row's snapshot time (a module without
+ * it leaves them).
+ */
+static void dump_time(json_object *rows, struct timespec *now,
+		      struct timespec *wall)
+{
+	size_t i, n = json_object_array_length(rows);
+	int64_t snap = 0, late;
+
+	for (i = 0; i < n; i++) {
+		int64_t ns = int_of(json_object_array_get_idx(rows, i),
+				    "snapshot-ns");
+
+		if (ns > snap)
+			snap = ns;
+	}
+	late = ns_of(now) - snap;
+	if (!snap || late < 0)
+		return;
+	set_ns(now, snap);
+	set_ns(wall, ns_of(wall) - late);
+}
+
 /*
  * One refresh: the active entries with their rates against the previous
  * refresh (in @t->rows), and the totals (in @t->totals).
@@ -331,7 +369,6 @@ static int top_sample(struct top *t)
 
 	if (rd_collect_rows(t->rd, active_build, t, qp_to_json, &rows))
 		rows = NULL;
-	/* The rates are the rows' counters over the time of their dump. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	if (!rows || stats_collect(t->rd, stats)) {
@@ -339,6 +376,7 @@ static int top_sample(struct top *t)
 		json_object_put(stats);
 		return 1;
 	}
+	dump_time(rows, &now, &wall);
 	dt = t->prev ? now_of(&now) - now_of(&t->prev_t) : 0;
 	if (dt <= 0)
 		dt = 1.0 / NSEC_PER_SEC;

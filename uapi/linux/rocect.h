@@ -127,6 +127,11 @@ enum {
 					 * last packet (or creation) is less
 					 * than this many ms old
 					 */
+	ROCECT_A_QP_SNAPSHOT_NS,	/* u64, CLOCK_MONOTONIC ns at which
+					 * this message's counters were read:
+					 * a rate is the difference of two
+					 * messages' counters over theirs
+					 */
 
 	__ROCECT_A_QP_MAX,
 	ROCECT_A_QP_MAX = (__ROCECT_A_QP_MAX - 1)
