@@ -920,10 +920,8 @@ offload()
 		test "$(R "\$ROCECT -j stats" | jq .offload_revoked)" -gt "$revoked"
 	for p in ib_write_bw ib_read_bw; do
 		flows=$(R "\$ROCECT -j stats" | jq .offload_flows)
-		B "$p -R -d rxe0 -s 16384 -n 300 >/dev/null 2>&1 & wait_listen $p"
 		check "guarded: $p -R, 300 messages" \
-			A "timeout 200 $p -R -d rxe0 -s 16384 -n 300 $B4 >/dev/null"
-		B "stop $p"
+			perftest_pair "$p" "-R -d rxe0 -s 16384 -n 300"
 		check "guarded: $p's data flows went without the helper" \
 			test "$(R "\$ROCECT -j stats" | jq .offload_flows)" -ge $((flows + 2))
 	done
@@ -956,15 +954,16 @@ expiry()
 helper_drops()
 {
 	R "\$ROCECT -j stats" | jq '[to_entries[] | select(.key |
-		test("^(wrong-[a-z]+|unknown-qp-dropped|cnp-forged)$")) | .value] | add'
+		test("^(wrong_[a-z]+|unknown_qp_dropped|cnp_forged)$")) | .value] | add'
 }
 
-# lossy_pair COMM ARGS: B serves perftest COMM with ARGS, A runs it to B
-# to the end (200 s: below the fleet's step limit, so its status comes
-# back). A run that fails while R's helper refused nothing lost to
-# netem alone (rxe gives up after 7 retries of one packet): it runs once
-# more. One the helper refused a packet in fails.
-lossy_pair()
+# perftest_pair COMM ARGS: B serves perftest COMM with ARGS, A runs it to
+# B to the end (200 s: below the fleet's step limit, so its status comes
+# back). A run that fails while R's helper refused nothing failed for
+# another reason (netem's losses: rxe gives up after 7 retries of one
+# packet; perftest's clock calibration in a stalled guest: "Can't produce
+# a report"): it runs once more. One the helper refused a packet in fails.
+perftest_pair()
 {
 	local rc try drops
 
@@ -1021,12 +1020,12 @@ loss()
 	# requester's timer repairs costs a whole ACK timeout.
 	for p in ib_send_bw ib_write_bw ib_read_bw; do
 		check "loss: $p -R, 300 messages (drop mode)" \
-			lossy_pair "$p" "-R -d rxe0 -s 16384 -n 300"
+			perftest_pair "$p" "-R -d rxe0 -s 16384 -n 300"
 	done
 	show R "\$ROCECT config set unknown-qp accept"
 	for p in ib_send_bw ib_write_bw ib_read_bw; do
 		check "loss: $p, 300 messages (accept mode, learn on)" \
-			lossy_pair "$p" "-d rxe0 -x $gid -s 16384 -n 300"
+			perftest_pair "$p" "-d rxe0 -x $gid -s 16384 -n 300"
 	done
 	dropped=$(R 'for d in eth0 eth1; do tc -s qdisc show dev $d; done' |
 		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
