@@ -212,6 +212,8 @@ check "screen: q quits, status 0" is "$?" 0
 out=$(tr -d '\r' <"$scr")
 check "... header and columns" eval 'grep -q "rocect top - " <<<"$out" && grep -q "ZONE  SRC" <<<"$out"'
 check "... totals: 306 QPs" grep -q "QPs 306, " <<<"$out"
+check "... sorted by packets first (the word sort takes for the column)" \
+	grep -qE "sorted by packets($|"$'\e'")" <<<"$out"
 check "... D sorted by dst" grep -q "sorted by dst" <<<"$out"
 check "... back to the main screen" grep -q $'\e\[?1049l' "$scr"
 rm -f "$scr"

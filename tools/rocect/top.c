@@ -38,28 +38,30 @@ static const char *const rate_key[R_MAX] = {
 };
 
 /*
- * The columns: JSON key, heading, width, the key that sorts by it on the
- * screen, and whether it is a number (sorted biggest first).
+ * The columns: the name "sort" takes (and the header shows), JSON key,
+ * heading, width, the key that sorts by it on the screen, and whether it
+ * is a number (sorted biggest first).
  */
 static const struct top_col {
+	const char *name;
 	const char *key;
 	const char *head;
 	int width;
 	char sort_key;
 	bool number;
 } cols[] = {
-	{ "zone", "ZONE", 5, 'Z', true },
-	{ "src", "SRC", 16, 'S', false },
-	{ "dst", "DST", 16, 'D', false },
-	{ "dqpn", "DQPN", 8, 'Q', true },
-	{ "sqpn", "SQPN", 8, 'U', true },
-	{ "origin", "ORIGIN", 9, 'O', false },
-	{ "state", "STATE", 11, 'T', false },
-	{ "packets-per-s", "PKTS/S", 10, 'P', true },
-	{ "bytes-per-s", "BYTES/S", 12, 'B', true },
-	{ "ce-per-s", "CE/S", 8, 'E', true },
-	{ "ce-percent", "CE%", 6, '%', true },
-	{ "cnps-per-s", "CNPS/S", 8, 'N', true },
+	{ "zone", "zone", "ZONE", 5, 'Z', true },
+	{ "src", "src", "SRC", 16, 'S', false },
+	{ "dst", "dst", "DST", 16, 'D', false },
+	{ "dqpn", "dqpn", "DQPN", 8, 'Q', true },
+	{ "sqpn", "sqpn", "SQPN", 8, 'U', true },
+	{ "origin", "origin", "ORIGIN", 9, 'O', false },
+	{ "state", "state", "STATE", 11, 'T', false },
+	{ "packets", "packets-per-s", "PKTS/S", 10, 'P', true },
+	{ "bytes", "bytes-per-s", "BYTES/S", 12, 'B', true },
+	{ "ce", "ce-per-s", "CE/S", 8, 'E', true },
+	{ "ce-percent", "ce-percent", "CE%", 6, '%', true },
+	{ "cnps", "cnps-per-s", "CNPS/S", 8, 'N', true },
 };
 
 #define NSEC_PER_SEC		1000000000L
@@ -531,7 +533,7 @@ static void top_header(const struct top *t, json_object *s, char *buf,
 	append(buf, len, &o,
 	       "rocect top - %02d:%02d:%02d  every %.1f s  sorted by %s%s%s%s\n",
 	       tm.tm_hour, tm.tm_min, tm.tm_sec, t->interval_ms / 1000.0,
-	       cols[t->sort].key, t->reverse ? " (reversed)" : "",
+	       cols[t->sort].name, t->reverse ? " (reversed)" : "",
 	       t->per_conn ? "  per connection" : "",
 	       *t->addr || t->zone >= 0 || *t->origin ? "  filtered" : "");
 	append(buf, len, &o,
@@ -898,14 +900,10 @@ static int top_batch(struct top *t)
 
 static int sort_by_name(const char *name)
 {
-	static const char *const names[] = {
-		"zone", "src", "dst", "dqpn", "sqpn", "origin", "state",
-		"packets", "bytes", "ce", "ce-percent", "cnps",
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
+	for (i = 0; i < ARRAY_SIZE(cols); i++)
+		if (!strcmp(name, cols[i].name))
 			return i;
 	return -1;
 }
