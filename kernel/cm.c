@@ -383,6 +383,18 @@ void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 	if (kept && now - kept < HZ)
 		return;
 	WRITE_ONCE(conn->kept, now ?: 1);
+	/*
+	 * A connection older than offload mode is indexed now: the collector
+	 * then moves its flows onto it (rocect_offload_age()).
+	 */
+	if (unlikely(!data_race((u8)conn->indexed)) && ct && !conn->sidr &&
+	    conn->data_sport != ROCECT_DATA_SPORT_NONE &&
+	    rocect_cfg(&rn->config, offload)) {
+		rocect_net_lock(rn, &events);
+		if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
+			index_for_offload(rn, conn, ct);
+		rocect_net_unlock(rn, &events);
+	}
 	/* The guard's packets have none: the collector keeps theirs. */
 	if (ct)
 		rocect_expect_keepalive(rn, ct, &conn->qp[0].key.saddr,

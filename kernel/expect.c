@@ -237,6 +237,19 @@ void rocect_expect_rehold(struct rocect_net *rn, struct nf_conn *master,
 	hold_master(master, renewed + idle + keepalive_period(idle));
 }
 
+/* Hold @master until @deadline and expect its flows afresh. */
+static void renew(struct rocect_net *rn, struct nf_conn *master, u32 deadline,
+		  const union nf_inet_addr *active,
+		  const union nf_inet_addr *passive, bool reverse)
+{
+	hold_master(master, deadline);
+	if (reverse)
+		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
+			      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
+	rocect_expect(rn, master, ROCECT_EXP_FORWARD, active, passive,
+		      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
+}
+
 /**
  * rocect_expect_keepalive() - keep a live connection's flows related
  * @rn: the namespace's state
@@ -278,10 +291,35 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 	}
 	if (cmpxchg(stamp, last, now ?: 1) != last)
 		return;		/* another CPU renews it */
-	hold_master(master, now + idle + period);
-	if (reverse)
-		rocect_expect(rn, master, ROCECT_EXP_REVERSE, passive, active,
-			      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
-	rocect_expect(rn, master, ROCECT_EXP_FORWARD, active, passive,
-		      ROCECT_EXP_PERMANENT | ROCECT_EXP_RENEW);
+	renew(rn, master, now + idle + period, active, passive, reverse);
+}
+
+/**
+ * rocect_expect_renew() - rocect_expect_keepalive() now, whenever the last
+ *	renewal was
+ * @rn: the namespace's state
+ * @ct: the conntrack of a packet of the established connection
+ * @active: the side that sent REQ
+ * @passive: the other side
+ * @reverse: also expect flows towards @active
+ *
+ * For a connection whose expectations were made under another offload
+ * mode (rocect_offload_stale()): its next flows must come through ones of
+ * the mode in force.
+ *
+ * Context: as rocect_expect_keepalive().
+ */
+void rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
+			 const union nf_inet_addr *active,
+			 const union nf_inet_addr *passive, bool reverse)
+{
+	struct nf_conn *master = expect_master(ct);
+	u32 idle = rocect_cfg(&rn->config, idle_timeout) * HZ;
+	u32 now = jiffies;
+
+	if (!nfct_help(master))
+		return;
+	WRITE_ONCE(rocect_ct_priv(master)->renewed, now ?: 1);
+	renew(rn, master, now + idle + keepalive_period(idle), active, passive,
+	      reverse);
 }

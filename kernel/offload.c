@@ -314,9 +314,21 @@ static bool offloaded_child(struct nf_conn *ct)
 	return ours;
 }
 
+/* A data flow of a CM master of rocect's that has rocect's helper. */
+static bool helped_child(struct nf_conn *ct)
+{
+	const struct nf_conntrack_helper *helper;
+	const struct nf_conn_help *help = nfct_help(ct);
+
+	if (!ct->master || !help)
+		return false;
+	helper = rcu_dereference(help->helper);
+	return helper && helper->me == THIS_MODULE;
+}
+
 /*
- * The conntrack of the data flow from @qp's sender, from port @port, if
- * it is an offloaded one: referenced, for nf_ct_put().
+ * The conntrack of the data flow from @qp's sender, from port @port, as
+ * that sender opened it: referenced, for nf_ct_put().
  */
 static struct nf_conn *flow_of(struct rocect_net *rn,
 			       const struct rocect_qp *qp, u16 port)
@@ -340,10 +352,23 @@ static struct nf_conn *flow_of(struct rocect_net *rn,
 	if (!h)
 		return NULL;
 	ct = nf_ct_tuplehash_to_ctrack(h);
-	if (NF_CT_DIRECTION(h) == IP_CT_DIR_ORIGINAL && offloaded_child(ct))
+	if (NF_CT_DIRECTION(h) == IP_CT_DIR_ORIGINAL)
 		return ct;
 	nf_ct_put(ct);
 	return NULL;
+}
+
+/* flow_of(), if the flow is an offloaded one. */
+static struct nf_conn *offloaded_flow_of(struct rocect_net *rn,
+					 const struct rocect_qp *qp, u16 port)
+{
+	struct nf_conn *ct = flow_of(rn, qp, port);
+
+	if (ct && !offloaded_child(ct)) {
+		nf_ct_put(ct);
+		return NULL;
+	}
+	return ct;
 }
 
 /**
@@ -386,7 +411,7 @@ void rocect_offload_settle(struct rocect_net *rn, const struct rocect_qp *qp,
 	if (what != ROCECT_EV_CREATE)
 		WRITE_ONCE(((struct rocect_conn *)conn)->bare[rocect_qp_dir(qp)],
 			   0);
-	ct = flow_of(rn, qp, port);
+	ct = offloaded_flow_of(rn, qp, port);
 	if (!ct)
 		return;
 	if (nf_ct_kill(ct))
@@ -400,6 +425,33 @@ static bool seen_lately(const struct rocect_qp *qp)
 	return (u32)jiffies - READ_ONCE(qp->last_seen) < 2 * HZ;
 }
 
+/*
+ * The flows of a connection made before offload was turned on came
+ * through expectations made without it, and keep the helper for as long
+ * as they carry traffic (and in guarded mode the guard checks their
+ * packets a second time). Such a flow is one that has the helper while
+ * its direction is marked bare: rocect_offload_child() clears the mark of
+ * each flow it gives the helper. The connection's expectations are
+ * renewed in the mode in force and the flow is killed: its next packet is
+ * a new flow, decided again.
+ */
+static bool upgrade(struct rocect_net *rn, struct rocect_conn *conn,
+		    struct nf_conn *ct, int dir, bool *renewed)
+{
+	if (!rocect_cfg(&rn->config, offload) || !READ_ONCE(conn->bare[dir]) ||
+	    READ_ONCE(conn->state) != ROCE_CS_ESTABLISHED || !helped_child(ct))
+		return false;
+	if (!*renewed) {
+		local_bh_disable();
+		rocect_expect_renew(rn, ct, &conn->qp[0].key.saddr,
+				    &conn->qp[0].key.daddr, true);
+		local_bh_enable();
+		*renewed = true;
+	}
+	nf_ct_kill(ct);
+	return true;
+}
+
 /**
  * rocect_offload_age() - count an indexed connection's offloaded flows as
  *	its traffic
@@ -411,7 +463,9 @@ static bool seen_lately(const struct rocect_qp *qp)
  * master and its expectations are kept alive as data would keep them.
  * Once the flowtable lets an idle flow go, the entry ages as before. In
  * guarded mode the guard sees every packet and keeps the entry's time
- * exact: the master is kept while it saw one lately.
+ * exact: the master is kept while it saw one lately. A flow that kept the
+ * helper only because it is older than offload mode is moved onto it
+ * (upgrade()).
  *
  * Context: the collector (process context).
  */
@@ -421,6 +475,7 @@ void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 	bool guarded = rocect_cfg(&rn->config, offload) ==
 		       ROCECT_OFFLOAD_GUARDED;
 	u16 port = READ_ONCE(conn->data_sport);
+	bool renewed = false;
 	int dir;
 
 	rcu_read_lock();
@@ -428,6 +483,11 @@ void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 		ct = flow_of(rn, &conn->qp[dir], port);
 		if (!ct)
 			continue;
+		if (upgrade(rn, conn, ct, dir, &renewed) ||
+		    !offloaded_child(ct)) {
+			nf_ct_put(ct);
+			continue;
+		}
 		if (guarded ? seen_lately(&conn->qp[dir]) :
 			      test_bit(IPS_OFFLOAD_BIT, &ct->status)) {
 			if (!guarded)

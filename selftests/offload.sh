@@ -10,7 +10,8 @@
 # each kill the offloaded flow, whose next packet is inspected again (an
 # injection to an unknown QP on its tuple is dropped again). rmmod with
 # offloaded flows and live expectations of the offload expectfn is clean.
-# Entries of a flow the flowtable holds do not age out.
+# Entries of a flow the flowtable holds do not age out. The flows of a
+# connection made before offload was turned on are moved onto it.
 #
 #   a (10.0.1.1, fd00:1::1) -- r (helper, drop mode, flowtable) -- b (10.0.2.1, fd00:2::1)
 
@@ -25,9 +26,9 @@ craft_packets()
 	pkts=$(mktemp -d)
 	craft "$pkts" "
 A, B, A6, B6 = '10.0.1.1', '10.0.2.1', 'fd00:1::1', 'fd00:2::1'
-def data(name, src, dst, dqpn, sport, n=1):
+def data(name, src, dst, dqpn, sport, n=1, psn=1):
     save(name, *[roce_pkt.data_packet(roce_pkt.family_of(src), src, dst, 0x04,
-         dqpn, 1 + i, payload_len=64, ip_args=dict(sport=sport)) for i in range(n)])
+         dqpn, psn + i, payload_len=64, ip_args=dict(sport=sport)) for i in range(n)])
 for name, a, b, qps, ids in (('c1', A, B, (0x11, 0x12), (0x1001, 0x2001)),
                              ('c2', A, B, (0x12, 0x11), (0x1002, 0x2002)),
                              ('c4', A, B, (0x31, 0x32), (0x1004, 0x2004)),
@@ -45,6 +46,12 @@ P4 = roce_pkt.udp_sport(0, 0x31, 0x32)
 P5 = roce_pkt.udp_sport(0, 0x41, 0x42)
 P6 = roce_pkt.udp_sport(0, 0x21, 0x22)
 P7 = roce_pkt.udp_sport(0, 0x51, 0x52)
+P0 = roce_pkt.udp_sport(0, 0x61, 0x62)
+data('ab0', A, B, 0x62, P0, 10)
+data('ba0', B, A, 0x61, P0, 10)
+data('ab0-tick', A, B, 0x62, P0, 5, psn=11)
+data('ab0-more', A, B, 0x62, P0, 10, psn=16)
+data('ba0-more', B, A, 0x61, P0, 10, psn=11)
 data('ab1', A, B, 0x12, P1, 20)
 data('ab1-x', A, B, 0x99, P1, 5)
 data('ab1-port', A, B, 0x12, 0xd000, 5)
@@ -56,7 +63,7 @@ data('ab7', A, B, 0x52, P7, 20)
 data('ab6', A6, B6, 0x22, P6, 20)
 data('ab6-x', A6, B6, 0x99, P6, 5)
 with open(sys.argv[1] + '/ports', 'w') as f:
-    f.write('P1=%d P4=%d P5=%d P6=%d P7=%d\\n' % (P1, P4, P5, P6, P7))
+    f.write('P0=%d P1=%d P4=%d P5=%d P6=%d P7=%d\\n' % (P0, P1, P4, P5, P6, P7))
 " 2>/dev/null
 }
 
@@ -92,7 +99,22 @@ check "offload off by default" is "$(on "$r" -j config | jq -r .offload)" off
 # c0, made before offload is on: its live master's permanent
 # expectations, made without offload, must not serve c1's flows.
 check "IPv4 handshake c0 (offload off)" xchg "$a" c0-req "$b" c0-rep "$a" c0-rtu
+check "c0's data both ways: the helper on its two flows" \
+	is "$(sent "$a" ab0 b wrong-psn) $(sent "$b" ba0 a wrong-psn) $(helped "$r" ipv4 "$P0")" \
+	"10 0 10 0 2"
 check "unknown-qp drop, offload on" on "$r" config set unknown-qp drop offload on idle-timeout 3600
+# ... they are older than offload: the keepalive's pass, once a second,
+# indexes the connection, and the collector moves its flows onto offload.
+nap 1.5
+check "c0's data a second later: all passes" \
+	is "$(sent "$a" ab0-tick b wrong-psn)" "5 0"
+check "... c0's flows, older than offload, killed within 10 s" \
+	busywait 10000 eval '[ "$(helped "$r" ipv4 "$P0")" = 0 ]'
+check "... its next data both ways: all passes, as new offloaded flows" \
+	is "$(sent "$a" ab0-more b wrong-psn offload-flows) $(sent "$b" ba0-more a wrong-psn offload-flows)" \
+	"10 0 1 10 0 1"
+check "... both flows in the flowtable, neither with the helper" \
+	is "$(offloaded "$r" ipv4 "$P0") $(helped "$r" ipv4 "$P0")" "2 0"
 
 check "IPv4 handshake c1 (QPs 0x11, 0x12)" xchg "$a" c1-req "$b" c1-rep "$a" c1-rtu
 check "c1's data, 20 packets: all reach b" is "$(sent "$a" ab1 b offload-flows wrong-sport)" "20 1 0"

@@ -10,7 +10,8 @@
 # host's interface, a far PSN from the sender's own link, a first IP
 # fragment; CE-marked packets earn their sender a CNP; the entry counts
 # every packet. A DREQ revokes the flow as before; offload on after
-# guarded takes the hooks off (the spoof passes again).
+# guarded takes the hooks off (the spoof passes again). A flow older than
+# offload is moved onto it once guarded, and its packets counted once.
 #
 #   a (10.0.1.1, fd00:1::1) -- r (helper, drop mode, flowtable) -- b (10.0.2.1, fd00:2::1)
 #                              r -- m (10.0.3.1: the third host)
@@ -19,7 +20,8 @@ source "$(dirname "$0")/lib.sh"
 
 ksft_start
 
-# Pairs: c1 QPs 0x11 <-> 0x12, c4 0x31 <-> 0x32, c6 (IPv6) 0x21 <-> 0x22.
+# Pairs: c1 QPs 0x11 <-> 0x12, c4 0x31 <-> 0x32, c6 (IPv6) 0x21 <-> 0x22,
+# c8 0x81 <-> 0x82.
 craft_packets()
 {
 	pkts=$(mktemp -d)
@@ -34,6 +36,7 @@ def data(name, src, dst, dqpn, sport, n=1, psn=1, tos=0):
 for name, a, b, qps, ids in (('c1', A, B, (0x11, 0x12), (0x1001, 0x2001)),
                              ('c4', A, B, (0x31, 0x32), (0x1004, 0x2004)),
                              ('c6', A6, B6, (0x21, 0x22), (0x1006, 0x2006)),
+                             ('c8', A, B, (0x81, 0x82), (0x1008, 0x2008)),
                              ('c9', V, B, (0x71, 0x72), (0x1009, 0x2009))):
     ex = roce_pkt.cm_exchange(a, b, comm_ids=ids, qpns=qps)
     for k in ('req', 'rep', 'rtu'):
@@ -43,7 +46,12 @@ for name, a, b, qps, ids in (('c1', A, B, (0x11, 0x12), (0x1001, 0x2001)),
 P1 = roce_pkt.udp_sport(0, 0x11, 0x12)
 P4 = roce_pkt.udp_sport(0, 0x31, 0x32)
 P6 = roce_pkt.udp_sport(0, 0x21, 0x22)
+P8 = roce_pkt.udp_sport(0, 0x81, 0x82)
 P9 = roce_pkt.udp_sport(0, 0x71, 0x72)
+data('ab8', A, B, 0x82, P8, 10)
+data('ab8-tick', A, B, 0x82, P8, 5, psn=11)
+data('ab8-more', A, B, 0x82, P8, 10, psn=16)
+data('ab8-far', A, B, 0x82, P8, 5, psn=0x400000)
 data('vb9', V, B, 0x72, P9, 20)
 data('vb9-more', V, B, 0x72, P9, 10, psn=21)
 data('ab1', A, B, 0x12, P1, 20)
@@ -61,7 +69,7 @@ data('ab4-x', A, B, 0x99, P4, 5)
 data('ab6', A6, B6, 0x22, P6, 20)
 data('ab6-x', A6, B6, 0x99, P6, 5)
 with open(sys.argv[1] + '/ports', 'w') as f:
-    f.write('P1=%d P4=%d P6=%d P9=%d\\n' % (P1, P4, P6, P9))
+    f.write('P1=%d P4=%d P6=%d P8=%d P9=%d\\n' % (P1, P4, P6, P8, P9))
 " 2>/dev/null
 }
 
@@ -237,6 +245,31 @@ if modprobe -q dummy 2>/dev/null; then
 	check "... and loses it when deleted" \
 		eval 'ip -n "$r" link del dummy9 && hooks_are $devs'
 fi
+
+# A connection made while offload was off keeps the helper on its flow
+# until, once guarded, its next packets have the connection indexed and
+# the collector moves the flow onto the flowtable: then the guard alone
+# checks and counts its packets.
+check "offload off" on "$r" config set offload off
+check "IPv4 handshake c8 (QPs 0x81, 0x82)" xchg "$a" c8-req "$b" c8-rep "$a" c8-rtu
+check "c8's data: all 10 reach b, with the helper" \
+	is "$(sent "$a" ab8 b wrong-psn) $(helped "$r" ipv4 "$P8")" "10 0 1"
+check "offload guarded" on "$r" config set offload guarded
+# The keepalive's pass, once a second, indexes the connection.
+nap 1.5
+check "c8's data a second later: all 5 reach b" \
+	is "$(sent "$a" ab8-tick b wrong-psn)" "5 0"
+check "... c8's flow, older than offload, killed within 10 s" \
+	busywait 10000 eval '[ "$(helped "$r" ipv4 "$P8")" = 0 ]'
+c8_count=$(qp_packets 0x82)
+check "c8's next data: all 10 reach b, offloaded, without the helper" \
+	is "$(sent "$a" ab8-more b wrong-psn offload-flows) $(offloaded "$r" ipv4 "$P8") $(helped "$r" ipv4 "$P8")" \
+	"10 0 1 1 0"
+check "... its entry counted each packet once" \
+	is "$(($(qp_packets 0x82) - c8_count))" 10
+check "guarded: a far PSN on c8's flow is dropped" \
+	is "$(sent "$a" ab8-far b wrong-psn)" "0 5"
+
 check "ruleset removed" ip netns exec "$r" nft delete table inet rocect
 check "rmmod with the guard on" unload_module
 check "kernel log clean" dmesg_clean

@@ -26,6 +26,9 @@
 #           refused none. Its rounds are numbered from 101.
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
+#   profile-offload  (asked for only) the same for offload and
+#           offload-guarded, and where the guard's hook spends its
+#           samples (perf annotate of guard_in, rocect_data_verdict)
 #   100k, 1M      helper against conntrack, with that many entries
 #   memory  kernel memory of 1M entries; rocect qp show's peak RSS over them;
 #           one refresh of rocect top with 1000 of them busy, against a
@@ -302,13 +305,10 @@ offload_checked()
 		'. + {offloaded: ($listed > 0), forwarded: $fwd}' <<<"$run"
 }
 
-# stage_offload: what the flowtable gains a tracked connection's data.
-# a's QP 0x11 and b's QP 0x100 (roce_blast's QPN_BASE) send from the port
-# roce_pkt.udp_sport() gives them, as RDMA devices do.
-stage_offload()
+# offload_craft: the offload stages' handshake into $OFFLOAD_PKTS, and
+# the port its pair sends from into $OFFLOAD_SPORT.
+offload_craft()
 {
-	local round
-
 	OFFLOAD_PKTS=$(mktemp -d)
 	craft "$OFFLOAD_PKTS" "
 ex = roce_pkt.cm_exchange('10.0.1.1', '10.0.2.1', qpns=(0x11, 0x100))
@@ -316,8 +316,18 @@ for k in ('req', 'rep', 'rtu'):
     save(k, ex[k])
 with open(sys.argv[1] + '/sport', 'w') as f:
     f.write('%d\\n' % roce_pkt.udp_sport(0, 0x11, 0x100))
-" 2>/dev/null || { echo "bench: offload packets not crafted" >&2; return; }
+" 2>/dev/null || { echo "bench: offload packets not crafted" >&2; return 1; }
 	OFFLOAD_SPORT=$(cat "$OFFLOAD_PKTS/sport")
+}
+
+# stage_offload: what the flowtable gains a tracked connection's data.
+# a's QP 0x11 and b's QP 0x100 (roce_blast's QPN_BASE) send from the port
+# roce_pkt.udp_sport() gives them, as RDMA devices do.
+stage_offload()
+{
+	local round
+
+	offload_craft || return
 	for round in $(seq 101 $((100 + RUNS))); do
 		r_conntrack
 		BLAST_SPORT=$OFFLOAD_SPORT blast conntrack "$round" 1
@@ -405,6 +415,35 @@ stage_profile()
 	r_conntrack
 	profile cm-conntrack "$CM_BLAST" flows 10.0.1.1 10.0.2.1 "$b" \
 		"$CM_COUNT" "$CM_COUNT"
+}
+
+# stage_profile_offload: profile (above) of the offload stage's variants;
+# for offload-guarded also where in the guard's hook its samples fall
+# (perf annotate, under icount the instructions it runs).
+stage_profile_offload()
+{
+	local data=/tmp/perf-guard.data out=$PROFILE_DIR/profile-$(uname -r)
+	local run=("$BLAST" -s 0 -i veth0 -g "$RMAC" 10.0.1.1 10.0.2.1
+		   "$SECONDS_EACH" 1 0x100 64)
+
+	command -v perf >/dev/null || { echo "bench: no perf, no profile" >&2; return; }
+	offload_craft || return
+	run[2]=$OFFLOAD_SPORT
+	r_offload on
+	offload_handshake && profile offload "${run[@]}"
+	r_offload guarded
+	offload_handshake && profile offload-guarded "${run[@]}"
+	offload_handshake &&
+		perf record -q -a -e cpu-clock -F 1999 -o "$data" -- \
+			ip netns exec "$a" "${run[@]}" >/dev/null 2>&1 &&
+		perf annotate -q -i "$data" --stdio -l guard_in \
+			>"$out-guard_in.txt" 2>/dev/null
+	perf annotate -q -i "$data" --stdio rocect_data_verdict \
+		>"$out-data_verdict.txt" 2>/dev/null
+	rm -f "$data"
+	R config set offload off >/dev/null
+	R qp flush >/dev/null
+	rm -rf "$OFFLOAD_PKTS"
 }
 
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
@@ -563,6 +602,7 @@ for stage in $STAGES; do
 			stage_table 100k 100000 ;;
 	memory)		stage_memory ;;
 	profile)	stage_profile ;;
+	profile-offload) stage_profile_offload ;;
 	1M)		# The memory stage leaves the 1M entries in place.
 			[ "$(rstat qp-count)" = 1000000 ] || populate 1000000
 			stage_table 1M 1000000 ;;
