@@ -957,36 +957,44 @@ helper_drops()
 		test("^(wrong_[a-z]+|unknown_qp_dropped|cnp_forged)$")) | .value] | add'
 }
 
-# perftest_pair COMM ARGS: B serves perftest COMM with ARGS, A runs it to
-# B to the end (200 s: below the fleet's step limit, so its status comes
-# back). A run that fails while R's helper refused nothing failed for
-# another reason (netem's losses: rxe gives up after 7 retries of one
-# packet; perftest's clock calibration in a stalled guest: "Can't produce
-# a report"): it runs once more. One the helper refused a packet in fails.
-perftest_pair()
+# lossy_pair NAME WAIT SERVER CLIENT: B starts SERVER and runs WAIT until
+# it listens, A runs CLIENT to B to the end (200 s: below the fleet's step
+# limit, so its status comes back), then B stops NAME. A run that fails
+# while R's helper refused nothing failed for another reason (netem's
+# losses: rxe gives up after 7 retries of one packet; a CM message lost
+# at teardown; perftest's clock calibration in a stalled guest: "Can't
+# produce a report"): it runs once more. One the helper refused a packet
+# in fails.
+lossy_pair()
 {
 	local rc try drops
 
 	for try in 1 2; do
-		if [[ $2 == *-R* ]]; then
-			B "$1 $2 >/tmp/loss.server 2>&1 & wait_listen $1"
-		else
-			B "$1 $2 >/tmp/loss.server 2>&1 & wait_tcp_listen 18515"
-		fi || return 1
+		B "$3 >/tmp/loss.server 2>&1 & $2" || return 1
 		drops=$(helper_drops)
-		A "timeout 200 $1 $2 $B4 >/tmp/loss.client 2>&1"
+		A "timeout 200 $4 >/tmp/loss.client 2>&1"
 		rc=$?
 		B "stop $1"
 		[ "$rc" -eq 0 ] && return 0
 		echo "    A: exit $rc"
 		A "tail -n 3 /tmp/loss.client" | sed 's/^/    A: /'
-		# A dead path (a stalled guest queue) or a perftest failure?
+		# A dead path (a stalled guest queue) or a program's failure?
 		A "ping -c 3 -W 2 $B4 | tail -n 2" | sed 's/^/    A: /'
 		[ "$(helper_drops)" = "$drops" ] || break
 		[ "$try" -eq 1 ] &&
 			echo "    the helper refused none of its packets: once more"
 	done
 	return "$rc"
+}
+
+# perftest_pair COMM ARGS: lossy_pair for perftest's COMM with ARGS on
+# both sides; with -R it connects through RDMA CM, without over TCP.
+perftest_pair()
+{
+	local wait="wait_tcp_listen 18515"
+
+	[[ $2 == *-R* ]] && wait="wait_listen $1"
+	lossy_pair "$1" "$wait" "$1 $2" "$1 $2 $B4"
 }
 
 # loss: R drops 1% of the packets it forwards, each way (netem): the
@@ -1007,14 +1015,12 @@ loss()
 		return 0
 	fi
 	show R "\$ROCECT config set unknown-qp drop"
-	B "rping -s -a $B4 -C 200 >/dev/null 2>&1 & wait_listen rping"
 	check "loss: rping, 200 pings (drop mode)" \
-		A "timeout 200 rping -c -a $B4 -C 200 >/dev/null"
-	B "stop rping"
-	B "ucmatose -c 2 -C 500 >/dev/null 2>&1 & wait_listen ucmatose"
+		lossy_pair rping "wait_listen rping" \
+			"rping -s -a $B4 -C 200" "rping -c -a $B4 -C 200"
 	check "loss: ucmatose, 2 connections of 500 messages (drop mode)" \
-		A "timeout 200 ucmatose -s $B4 -c 2 -C 500 >/dev/null"
-	B "stop ucmatose"
+		lossy_pair ucmatose "wait_listen ucmatose" \
+			"ucmatose -c 2 -C 500" "ucmatose -s $B4 -c 2 -C 500"
 	# 16 KiB messages (16 packets each at the links' MTU). With 64 KiB
 	# ones a run took from 40 s to over 200 s: each loss that only the
 	# requester's timer repairs costs a whole ACK timeout.
