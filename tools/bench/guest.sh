@@ -26,9 +26,6 @@
 #           refused none. Its rounds are numbered from 101.
 #   cnp-interval  sustained CE to 4 QPs: CNPs per QP against the interval
 #   profile where the CPU time goes (perf) without and with the helper
-#   profile-offload  (asked for only) the same for offload and
-#           offload-guarded, and where the guard's hook spends its
-#           samples (perf annotate of guard_in, rocect_data_verdict)
 #   100k, 1M      helper against conntrack, with that many entries
 #   memory  kernel memory of 1M entries; rocect qp show's peak RSS over them;
 #           one refresh of rocect top with 1000 of them busy, against a
@@ -417,35 +414,6 @@ stage_profile()
 		"$CM_COUNT" "$CM_COUNT"
 }
 
-# stage_profile_offload: profile (above) of the offload stage's variants;
-# for offload-guarded also where in the guard's hook its samples fall
-# (perf annotate, under icount the instructions it runs).
-stage_profile_offload()
-{
-	local data=/tmp/perf-guard.data out=$PROFILE_DIR/profile-$(uname -r)
-	local run=("$BLAST" -s 0 -i veth0 -g "$RMAC" 10.0.1.1 10.0.2.1
-		   "$SECONDS_EACH" 1 0x100 64)
-
-	command -v perf >/dev/null || { echo "bench: no perf, no profile" >&2; return; }
-	offload_craft || return
-	run[2]=$OFFLOAD_SPORT
-	r_offload on
-	offload_handshake && profile offload "${run[@]}"
-	r_offload guarded
-	offload_handshake && profile offload-guarded "${run[@]}"
-	offload_handshake &&
-		perf record -q -a -e cpu-clock -F 1999 -o "$data" -- \
-			ip netns exec "$a" "${run[@]}" >/dev/null 2>&1 &&
-		perf annotate -q -i "$data" --stdio -l guard_in \
-			>"$out-guard_in.txt" 2>/dev/null
-	perf annotate -q -i "$data" --stdio rocect_data_verdict \
-		>"$out-data_verdict.txt" 2>/dev/null
-	rm -f "$data"
-	R config set offload off >/dev/null
-	R qp flush >/dev/null
-	rm -rf "$OFFLOAD_PKTS"
-}
-
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
 # slab_usage: the entries' slab cache as "SLABS PAGES_PER_SLAB OBJECTS
@@ -602,7 +570,6 @@ for stage in $STAGES; do
 			stage_table 100k 100000 ;;
 	memory)		stage_memory ;;
 	profile)	stage_profile ;;
-	profile-offload) stage_profile_offload ;;
 	1M)		# The memory stage leaves the 1M entries in place.
 			[ "$(rstat qp-count)" = 1000000 ] || populate 1000000
 			stage_table 1M 1000000 ;;
