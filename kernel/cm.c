@@ -351,6 +351,7 @@ void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 	struct rocect_conn *conn = rocect_qp_conn(qp);
 	struct rocect_events events;
 	enum roce_cm_state next;
+	bool indexed;
 	u32 now, kept;
 
 	if (qp->dir != 0)
@@ -393,7 +394,16 @@ void rocect_cm_data_slow(struct rocect_net *rn, struct nf_conn *ct,
 		rocect_net_lock(rn, &events);
 		if (READ_ONCE(conn->state) == ROCE_CS_ESTABLISHED)
 			index_for_offload(rn, conn, ct);
+		indexed = conn->indexed;
 		rocect_net_unlock(rn, &events);
+		/*
+		 * As at REP: a pair indexed on the port of another takes
+		 * that one's offloaded flow back to the helper.
+		 */
+		if (indexed) {
+			rocect_offload_settle(rn, &conn->qp[0], ROCECT_EV_CREATE);
+			rocect_offload_settle(rn, &conn->qp[1], ROCECT_EV_CREATE);
+		}
 	}
 	/* The guard's packets have none: the collector keeps theirs. */
 	if (ct)

@@ -298,18 +298,20 @@ void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
  * rocect_expect_renew() - rocect_expect_keepalive() now, whenever the last
  *	renewal was
  * @rn: the namespace's state
- * @ct: the conntrack of a packet of the established connection
+ * @ct: the conntrack of a data flow of the established connection
  * @active: the side that sent REQ
  * @passive: the other side
  * @reverse: also expect flows towards @active
  *
  * For a connection whose expectations were made under another offload
- * mode (rocect_offload_stale()): its next flows must come through ones of
+ * mode (rocect_offload_age()): its next flows must come through ones of
  * the mode in force.
  *
  * Context: as rocect_expect_keepalive().
+ * Return: true if renewed; false if @ct has no live CM master of rocect's
+ * to renew them on (they would hang off @ct itself).
  */
-void rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
+bool rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
 			 const union nf_inet_addr *active,
 			 const union nf_inet_addr *passive, bool reverse)
 {
@@ -317,9 +319,10 @@ void rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
 	u32 idle = rocect_cfg(&rn->config, idle_timeout) * HZ;
 	u32 now = jiffies;
 
-	if (!nfct_help(master))
-		return;
+	if (master == ct || !nfct_help(master))
+		return false;
 	WRITE_ONCE(rocect_ct_priv(master)->renewed, now ?: 1);
 	renew(rn, master, now + idle + keepalive_period(idle), active, passive,
 	      reverse);
+	return true;
 }

@@ -72,7 +72,7 @@ static inline void rocect_expect_hold(struct rocect_net *rn,
 void rocect_expect_keepalive(struct rocect_net *rn, struct nf_conn *ct,
 			     const union nf_inet_addr *active,
 			     const union nf_inet_addr *passive, bool reverse);
-void rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
+bool rocect_expect_renew(struct rocect_net *rn, struct nf_conn *ct,
 			 const union nf_inet_addr *active,
 			 const union nf_inet_addr *passive, bool reverse);
 

@@ -429,25 +429,40 @@ static bool seen_lately(const struct rocect_qp *qp)
  * The flows of a connection made before offload was turned on came
  * through expectations made without it, and keep the helper for as long
  * as they carry traffic (and in guarded mode the guard checks their
- * packets a second time). Such a flow is one that has the helper while
- * its direction is marked bare: rocect_offload_child() clears the mark of
- * each flow it gives the helper. The connection's expectations are
- * renewed in the mode in force and the flow is killed: its next packet is
- * a new flow, decided again.
+ * packets a second time). Such a flow is one that has the helper although
+ * rocect_offload_child() would now let it go without: the connection
+ * alone explains it, its direction is marked bare, and offloadable() says
+ * yes. A flow that kept the helper for a reason of its own (a second pair
+ * on its port, another zone in guarded mode) is left alone, or it would be
+ * killed on every pass. The connection's expectations are renewed in the
+ * mode in force (once a pass: *@renewed 1, or -1 if it has no live CM
+ * master to renew them on, whose flows stay as they are: killing one would
+ * take the expectations that hang off it) and the flow is killed: its next
+ * packet is a new flow, decided again.
  */
 static bool upgrade(struct rocect_net *rn, struct rocect_conn *conn,
-		    struct nf_conn *ct, int dir, bool *renewed)
+		    struct nf_conn *ct, int dir, int *renewed)
 {
+	const struct nf_conntrack_tuple *t = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
+	u16 zone = nf_ct_zone(ct)->id;
+	int way;
+
 	if (!rocect_cfg(&rn->config, offload) || !READ_ONCE(conn->bare[dir]) ||
 	    READ_ONCE(conn->state) != ROCE_CS_ESTABLISHED || !helped_child(ct))
 		return false;
+	if (explaining(rn, t->src.l3num == NFPROTO_IPV4 ? 4 : 6, &t->src.u3,
+		       &t->dst.u3, ntohs(t->src.u.udp.port), zone, &way) != conn ||
+	    way != dir || !offloadable(rn, ct->master, t, zone, conn, dir))
+		return false;
 	if (!*renewed) {
 		local_bh_disable();
-		rocect_expect_renew(rn, ct, &conn->qp[0].key.saddr,
-				    &conn->qp[0].key.daddr, true);
+		*renewed = rocect_expect_renew(rn, ct, &conn->qp[0].key.saddr,
+					       &conn->qp[0].key.daddr,
+					       true) ? 1 : -1;
 		local_bh_enable();
-		*renewed = true;
 	}
+	if (*renewed < 0)
+		return false;
 	nf_ct_kill(ct);
 	return true;
 }
@@ -475,7 +490,7 @@ void rocect_offload_age(struct rocect_net *rn, struct rocect_conn *conn)
 	bool guarded = rocect_cfg(&rn->config, offload) ==
 		       ROCECT_OFFLOAD_GUARDED;
 	u16 port = READ_ONCE(conn->data_sport);
-	bool renewed = false;
+	int renewed = 0;
 	int dir;
 
 	rcu_read_lock();
